@@ -1,0 +1,40 @@
+// ompi_pairwise — seed 001 §2(d) (Open MPI coll/tuned alltoallv "pairwise", id 2).
+// For k = 1..P-1: receive from (p-k) mod P while sending (blocking) to (p+k) mod P, then wait.
+// One exchange in flight at a time: P-1 rounds, the least network pressure and the most latency.
+#include "algorithms/catalog.hpp"
+#include "algorithms/digits.hpp"
+#include "algorithms/direct.hpp"
+
+namespace a2a::catalog_entries {
+
+namespace {
+
+void run(Comm& comm, const Params&) {
+  const int P = comm.size();
+  const int p = comm.rank();
+  comm.set_phase(phase::data);
+  direct::copy_self_block(comm);
+  for (int k = 1; k < P; ++k) {
+    comm.next_round();
+    const Request receive = direct::recv_block(comm, static_cast<int>(mod(p - k, P)));
+    comm.wait(direct::send_block(comm, static_cast<int>(mod(p + k, P))));  // blocking send
+    comm.wait(receive);
+  }
+}
+
+}  // namespace
+
+AlgorithmInfo ompi_pairwise() {
+  return {
+      .name = "ompi_pairwise",
+      .family = Family::linear,
+      .handles = Handles::any,
+      .description = "P-1 rounds: receive from p-k while sending to p+k (Open MPI pairwise)",
+      .source = "seed 001 §2(d)",
+      .params = {},
+      .check = nullptr,
+      .run = run,
+  };
+}
+
+}  // namespace a2a::catalog_entries

@@ -1,0 +1,69 @@
+// Padding a non-uniform exchange into a uniform one (seed 000 §3.1 and §4.1), shared by
+// padded_bruck and padded_alltoall: every rank learns N, the largest block anywhere (one
+// allreduce of its own largest send block), copies each of its send blocks into an N-byte slot of
+// a P·N temporary S' (slot d for destination d), a uniform all-to-all of N-byte blocks fills
+// another P·N temporary R' (slot s from source s), and each block's real size is copied out of R'
+// into the receive buffer. The padding bytes travel but are never copied into a receive block.
+#pragma once
+
+#include <string>
+
+#include "algorithms/comm.hpp"
+#include "algorithms/errors.hpp"
+
+namespace a2a::padding {
+
+class PaddedBlocks {
+ public:
+  // Finds N and fills S'.
+  explicit PaddedBlocks(Comm& comm)
+      : comm_(comm),
+        block_(global_max_block(comm)),
+        send_(comm, comm.size() * block_),
+        recv_(comm, comm.size() * block_) {
+    const int p = comm.rank();
+    comm.set_phase(phase::copy);
+    comm.copy([&](MoveSink out) {
+      for (int d = 0; d < comm.size(); ++d) {
+        out({{p, d}, Place::send_block(d), send(d), comm.block_bytes({p, d})});
+      }
+    });
+  }
+
+  Bytes block() const { return block_; }
+  int send_temp() const { return send_.id(); }
+  int recv_temp() const { return recv_.id(); }
+  Place send(int dst) const { return send_.at(dst * block_); }  // slot of S'
+  Place recv(int src) const { return recv_.at(src * block_); }  // slot of R'
+
+  // Copies every block's real bytes from R' into the caller's receive blocks.
+  void unpad() {
+    const int p = comm_.rank();
+    comm_.set_phase(phase::copy);
+    comm_.copy([&](MoveSink out) {
+      for (int s = 0; s < comm_.size(); ++s) {
+        const Bytes bytes = comm_.block_bytes({s, p});
+        // A receive count above every sender's largest block means the ranks' counts disagree.
+        if (bytes > block_) {
+          throw InvalidParameter("counts disagree: rank " + std::to_string(p) + " expects " +
+                                 std::to_string(bytes) + " bytes from rank " + std::to_string(s) +
+                                 " but no rank sends a block above " + std::to_string(block_));
+        }
+        out({{s, p}, recv(s), Place::recv_block(s), bytes});
+      }
+    });
+  }
+
+ private:
+  static Bytes global_max_block(Comm& comm) {
+    comm.set_phase(phase::setup);
+    return comm.allreduce_max(comm.max_send_block_bytes());
+  }
+
+  Comm& comm_;
+  Bytes block_;
+  TempBuffer send_;
+  TempBuffer recv_;
+};
+
+}  // namespace a2a::padding

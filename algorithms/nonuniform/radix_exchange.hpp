@@ -1,0 +1,61 @@
+// The two-phase Bruck-style radix-r exchange, written once for two_phase_bruck (seed 000 §3.2,
+// Alg. 1: radix 2), parlogna (seed 001 §3, Alg. 1) and the intra-node phase of ParLinNa (seed 001
+// §4.1, Alg. 2 lines 5–19). Index arithmetic: radix_indices.hpp.
+//
+// The exchange runs among a group of Q ranks base..base+Q−1 (the whole communicator for parlogna;
+// the ranks of one node for ParLinNa). It moves "columns": the column at distance o on a rank
+// stands for ColumnLayout::members() real blocks (parlogna: one; ParLinNa: one per node). Each round
+// (x, z):
+//   1. metadata — send the sizes of every block about to move to (g − z·r^x) mod Q, receive the
+//      sizes of the blocks coming from (g + z·r^x) mod Q; wait;
+//   2. data — send those blocks, read from the send buffer if they have not moved yet, else from
+//      where the layout keeps blocks in transit; receive the incoming blocks into their delivery
+//      place if this was their last hop, else into the transit place; wait.
+// Only the sizes of the moving blocks travel as metadata (they are learned through the comm
+// interface); nothing is stored per block, every identity and place is computed inside the
+// message lambdas.
+//
+// The column at distance o leaves its transit place and the next column at distance o arrives into
+// the same place in the same round (as in both papers, whose code packs the outgoing blocks into a
+// send buffer first). This relies on the backend taking a message's bytes when isend is called
+// (PayloadBuffers::pack); the exchange therefore posts the send before the receive.
+//
+// The self column (distance 0) never moves; callers handle it.
+#pragma once
+
+#include "algorithms/comm.hpp"
+
+namespace a2a::radix {
+
+// Q ranks base..base+Q−1; this rank is base + local.
+struct RankGroup {
+  int base = 0;
+  int size = 1;
+  int local = 0;
+};
+
+// What a column is and where its blocks live on this rank.
+class ColumnLayout {
+ public:
+  virtual ~ColumnLayout() = default;
+  // Real blocks per column.
+  virtual int members() const = 0;
+  // Member m of the column that local rank `src` sends to local rank `dst`.
+  virtual BlockId block(int src, int dst, int m) const = 0;
+  // Where member m of the column at distance o waits here for its next hop.
+  virtual Place in_transit(int o, int m) const = 0;
+  // Where member m (identity `block`) of the column at distance o goes when its last hop ends here.
+  virtual Place delivered(BlockId block, int o, int m) const = 0;
+};
+
+// Phase labels for the two halves of every round.
+struct Phases {
+  const char* metadata;
+  const char* data;
+};
+
+// Runs every round of the exchange on this rank (nothing when Q ≤ 1).
+void exchange(Comm& comm, const RankGroup& group, int radix, const ColumnLayout& columns,
+              const Phases& phases);
+
+}  // namespace a2a::radix

@@ -1,0 +1,106 @@
+// The catalog's registry: every algorithm's name, family, parameters (defaults and valid ranges),
+// one-line description and source, and the function that runs it on a Comm.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/comm.hpp"
+
+namespace a2a {
+
+enum class Family { linear, bruck, logarithmic, hierarchical, memory_efficient, vendor };
+const char* family_name(Family family);
+
+// Which exchanges an algorithm handles.
+enum class Handles { uniform_only, any };
+
+// Upper bound of a parameter: a number, or the communicator size P, or none.
+struct ParamBound {
+  enum class Kind { none, number, ranks } kind = Kind::none;
+  std::int64_t value = 0;
+  static ParamBound unbounded() { return {}; }
+  static ParamBound number(std::int64_t v) { return {Kind::number, v}; }
+  static ParamBound ranks() { return {Kind::ranks, 0}; }
+};
+
+struct ParamSpec {
+  std::string name;     // "radix", "batch", "ranks_per_node"
+  std::string meaning;  // one line for `list`
+  // Default: a number, or (when default_is_machine) the machine's ranks per node.
+  std::int64_t default_value = 0;
+  bool default_is_machine = false;
+  std::int64_t min = 1;
+  ParamBound max;
+};
+
+// What an algorithm may need to know about an exchange before it runs.
+struct ExchangeShape {
+  int ranks = 1;
+  int ranks_per_node = 1;
+  bool uniform = false;                // every block has the same size
+  bool balanced = false;               // every rank sends and receives the same total
+  bool contiguous_in_order = false;    // blocks packed back to back in rank order, no gaps
+};
+
+// Parameter values resolved for one run.
+class Params {
+ public:
+  std::int64_t get(const std::string& name) const;
+  int get_int(const std::string& name) const { return static_cast<int>(get(name)); }
+  void set(const std::string& name, std::int64_t value) { values_[name] = value; }
+  const std::map<std::string, std::int64_t>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::int64_t> values_;
+};
+
+struct AlgorithmInfo {
+  std::string name;
+  Family family = Family::linear;
+  Handles handles = Handles::any;
+  std::string description;  // one line
+  std::string source;       // seed and section
+  std::vector<ParamSpec> params;
+  // Empty when the algorithm applies to the exchange, else the reason it does not.
+  std::function<std::optional<std::string>(const ExchangeShape&, const Params&)> check;
+  std::function<void(Comm&, const Params&)> run;
+};
+
+// One algorithm with its parameter values, e.g. parsed from "parlogna:radix=4".
+struct Configuration {
+  const AlgorithmInfo* algorithm = nullptr;
+  Params params;
+  std::string label() const;  // "parlogna r=4"
+};
+
+// All algorithms, in catalog order.
+const std::vector<AlgorithmInfo>& catalog();
+// Throws InvalidParameter("unknown algorithm ...") listing the known names.
+const AlgorithmInfo& find_algorithm(const std::string& name);
+
+// Parses "name" or "name:key=value,key=value" and resolves defaults and ranges for an exchange of
+// `ranks` ranks with the machine's `ranks_per_node`. Throws InvalidParameter naming the parameter.
+Configuration configure(const std::string& spec, int ranks, int ranks_per_node);
+// Same, from a name and explicitly given values (command-line flags); values for parameters the
+// algorithm does not have are an error.
+Configuration configure(const std::string& name, const std::map<std::string, std::int64_t>& given,
+                        int ranks, int ranks_per_node);
+
+// Command-line parameter choices: name -> "4", "2,4,8" or "all" (every value in the algorithm's
+// range; needs a bounded range). Choices naming parameters an algorithm lacks are ignored for it.
+using ParamChoices = std::map<std::string, std::string>;
+// Every configuration of `algorithm` the choices select, for P = ranks. Explicit values out of range
+// throw InvalidParameter; combinations from "all" that the algorithm rejects are dropped.
+std::vector<Configuration> expand(const AlgorithmInfo& algorithm, const ParamChoices& choices,
+                                  int ranks, int ranks_per_node);
+
+// Empty when `config` applies to `shape`, else why not (handles, the algorithm's own check).
+std::optional<std::string> not_applicable_reason(const Configuration& config,
+                                                 const ExchangeShape& shape);
+
+}  // namespace a2a

@@ -1,0 +1,132 @@
+// a2a-mpi: the catalog on real MPI. `list` prints the registry; `verify` proves every algorithm byte
+// for byte against MPI_Alltoallv; `bench` times them (run the last two under mpirun).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "algorithms/errors.hpp"
+#include "algorithms/text_table.hpp"
+#include "mpi/commands.hpp"
+
+namespace a2a::mpi {
+
+namespace {
+
+std::string range_text(const ParamSpec& spec) {
+  std::string hi = spec.max.kind == ParamBound::Kind::none     ? "inf"
+                   : spec.max.kind == ParamBound::Kind::ranks ? "P"
+                                                               : std::to_string(spec.max.value);
+  std::string def = spec.default_is_machine ? "machine" : std::to_string(spec.default_value);
+  return spec.name + "=" + def + " [" + std::to_string(spec.min) + ".." + hi + "]";
+}
+
+}  // namespace
+
+void print_list() {
+  TextTable algorithms({"algorithm", "family", "blocks", "parameters (default [range])",
+                        "description", "source"});
+  for (const AlgorithmInfo& info : catalog()) {
+    std::string params;
+    for (const auto& spec : info.params) params += (params.empty() ? "" : ", ") + range_text(spec);
+    algorithms.add({info.name, family_name(info.family),
+                    info.handles == Handles::uniform_only ? "uniform" : "any",
+                    params.empty() ? "-" : params, info.description, info.source});
+  }
+  algorithms.print(std::cout);
+  std::cout << "\n";
+  TextTable workloads({"workload", "options (default)", "description", "source"});
+  for (const WorkloadInfo& info : workload_catalog()) {
+    workloads.add({info.name, info.options, info.description, info.source});
+  }
+  workloads.print(std::cout);
+}
+
+}  // namespace a2a::mpi
+
+namespace {
+
+// Under mpirun every rank parses the same arguments; only the first prints usage errors.
+bool first_rank_by_environment() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value) == 0;
+  }
+  return true;
+}
+
+void add_common(CLI::App& command, a2a::mpi::CommonOptions& options) {
+  command.add_option("-a,--algorithm", options.selection.algorithms,
+                     "algorithm names, or all (repeatable)")
+      ->default_str("all");
+  command.add_option("-w,--workload", options.workloads,
+                     "workload specs, e.g. uniform:max=1024 (repeatable; `a2a-mpi list`)")
+      ->default_str("uniform");
+  for (const char* name : {"radix", "batch", "ranks_per_node", "chunk"}) {
+    std::string flag = std::string("--") + name;
+    for (char& c : flag) c = c == '_' ? '-' : c;
+    command.add_option_function<std::string>(
+        flag, [&options, name](const std::string& v) { options.selection.params[name] = v; },
+        std::string("algorithm parameter ") + name + ": N, N,M,... or all");
+  }
+  command.add_option_function<std::vector<std::string>>(
+      "-p,--param",
+      [&options](const std::vector<std::string>& items) {
+        for (const auto& item : items) {
+          auto eq = item.find('=');
+          if (eq == std::string::npos || eq == 0) {
+            throw CLI::ValidationError("--param", "expected key=value, got '" + item + "'");
+          }
+          options.selection.params[item.substr(0, eq)] = item.substr(eq + 1);
+        }
+      },
+      "any algorithm parameter as key=value (repeatable)");
+  command.add_option("--node-size", options.node_size,
+                     "ranks per node of the machine layout (default: detected)")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--csv", options.csv_path, "also write the table as CSV");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"a2a-mpi: all-to-all algorithms on real MPI (run verify/bench under mpirun)"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "print the algorithm and workload catalogs");
+  a2a::mpi::CommonOptions verify_options;
+  auto* verify = app.add_subcommand("verify", "check algorithms byte for byte against MPI_Alltoallv");
+  add_common(*verify, verify_options);
+  a2a::mpi::BenchOptions bench_options;
+  auto* bench = app.add_subcommand("bench", "time algorithms (slowest rank, min/median/max)");
+  add_common(*bench, bench_options.common);
+  bench->add_option("-n,--iterations", bench_options.iterations, "timed iterations")
+      ->check(CLI::PositiveNumber);
+  bench->add_option("--warmup", bench_options.warmup, "untimed iterations first")
+      ->check(CLI::NonNegativeNumber);
+  bench->add_option("--sizes", bench_options.sizes,
+                    "block sizes in bytes replacing the workload's size option")
+      ->delimiter(',');
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (first_rank_by_environment()) return app.exit(error);
+    return error.get_exit_code() == 0 ? 0 : 2;
+  }
+  for (auto* options : {&verify_options, &bench_options.common}) {
+    if (options->selection.algorithms.empty()) options->selection.algorithms = {"all"};
+    if (options->workloads.empty()) options->workloads = {"uniform"};
+  }
+  try {
+    if (list->parsed()) {
+      a2a::mpi::print_list();
+      return 0;
+    }
+    MPI_Init(&argc, &argv);
+    int code = verify->parsed() ? a2a::mpi::run_verify(verify_options)
+                                : a2a::mpi::run_bench(bench_options);
+    MPI_Finalize();
+    return code;
+  } catch (const a2a::Error& error) {
+    std::fprintf(stderr, "a2a-mpi: error: %s\n", error.what());
+    return 2;
+  }
+}

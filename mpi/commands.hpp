@@ -1,0 +1,29 @@
+// The subcommands of a2a-mpi. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mpi/harness.hpp"
+
+namespace a2a::mpi {
+
+struct CommonOptions {
+  Selection selection;
+  std::vector<std::string> workloads;
+  int node_size = 0;     // ranks per node of the machine layout; 0 = detect
+  std::string csv_path;  // also write the table as CSV
+};
+
+struct BenchOptions {
+  CommonOptions common;
+  int iterations = 20;
+  int warmup = 3;
+  std::vector<long long> sizes;  // substitutes the workload's size option, one table row group each
+};
+
+void print_list();
+int run_verify(const CommonOptions& options);
+int run_bench(const BenchOptions& options);
+
+}  // namespace a2a::mpi

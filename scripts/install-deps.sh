@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs a2a's build and run dependencies from Debian 12's packages (idempotent: apt runs only
+# when something is missing). Uses sudo when not root.
+set -euo pipefail
+packages=(
+  cmake g++ make pkg-config git
+  libopenmpi-dev openmpi-bin
+  libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}"

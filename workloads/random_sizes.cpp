@@ -1,0 +1,169 @@
+// Random block sizes, each block drawn independently from (seed, src, dst) — counter_rng.hpp.
+// - uniform (seed 000 §4.1, seed 001 §5.1): sizes uniform in [0, max] bytes, average max/2,
+// "generated
+//   using FP64 vectors". Our reading: the element count is drawn uniformly from
+//   [0, floor(max/elem)], so every whole-element size in range is equally likely.
+// - normal (seed 001 Fig. 13 a, c): mean 1000 and standard deviation 240 bytes, truncated to
+//   [0, max] (max defaults to 4·mean). The Gaussian is drawn as an Irwin–Hall sum of 12 uniforms
+//   (variance exactly 1, support ±6σ, CDF within 0.0024 of the Gaussian's) because it needs only
+//   integer arithmetic: std::log/std::cos may round differently on two machines, and a sender and
+//   receiver disagreeing on a size would break the exchange. "Truncated" is read as conditioning:
+//   a draw outside [0, max] is redrawn (up to 16 times, then clamped, so a call stays O(1)).
+//   The byte size is then floored to whole elements.
+// - sparse (no seed; a test of mostly-empty exchanges): each block is non-empty with probability
+//   density, and then holds a uniform number of elements in [1, floor(max/elem)].
+//
+// Flags: a random matrix may be uniform or balanced by chance; the flags only report what the
+// options guarantee (P = 1, or a single possible size), so `true` is always correct.
+#include <algorithm>
+
+#include "workloads/counter_rng.hpp"
+#include "workloads/workload_family.hpp"
+
+namespace a2a::workload_detail {
+
+namespace {
+
+using workload_rng::below_or_equal;
+using workload_rng::bernoulli;
+using workload_rng::draw;
+using workload_rng::mix64;
+
+// Streams keep the families' draws independent for the same seed.
+constexpr std::uint64_t kUniformStream = 1;
+constexpr std::uint64_t kSparseStream = 2;
+constexpr std::uint64_t kNormalStream = 3;
+
+FlaggedWorkload::Flags flags_if(bool single_value) {
+  return {single_value, single_value};
+}
+
+class Uniform final : public FlaggedWorkload {
+ public:
+  Uniform(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, std::int64_t top)
+      : FlaggedWorkload(ranks, elem, std::move(spec), flags_if(ranks == 1 || top == 0)),
+        seed_(seed),
+        top_(top) {}
+  std::int64_t count(int src, int dst) const override {
+    return below_or_equal(draw(seed_, kUniformStream, src, dst), top_);
+  }
+
+ private:
+  std::uint64_t seed_;
+  std::int64_t top_;  // floor(max / elem)
+};
+
+std::unique_ptr<Workload> make_uniform(OptionReader& options, int ranks) {
+  const std::int64_t max = options.integer("max", 1024, 0, kMaxBytes);
+  const std::int64_t elem = options.elem();
+  const std::uint64_t seed = options.seed();
+  return std::make_unique<Uniform>(ranks, elem, options.finish(), seed, max / elem);
+}
+
+class Normal final : public FlaggedWorkload {
+ public:
+  Normal(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, std::int64_t mean,
+         std::int64_t stddev, std::int64_t max)
+      : FlaggedWorkload(ranks, elem, std::move(spec),
+                        flags_if(ranks == 1 || stddev == 0 || max / elem == 0)),
+        seed_(seed),
+        mean_(mean),
+        stddev_(stddev),
+        max_(max) {}
+
+  std::int64_t count(int src, int dst) const override {
+    std::int64_t bytes = 0;
+    for (std::uint64_t attempt = 0; attempt < kAttempts; ++attempt) {
+      bytes = sample(attempt, src, dst);
+      if (bytes >= 0 && bytes <= max_) return bytes / element_bytes();
+    }
+    return std::clamp<std::int64_t>(bytes, 0, max_) / element_bytes();
+  }
+
+ private:
+  static constexpr std::uint64_t kAttempts = 16;
+
+  // mean + stddev·z in bytes, floored, z an Irwin–Hall(12) variate: twelve 32-bit uniforms u_i,
+  // z = (Σ u_i − 12·(2^32 − 1)/2) / 2^32, computed exactly as a 128-bit integer.
+  std::int64_t sample(std::uint64_t attempt, int src, int dst) const {
+    __extension__ using i128 = __int128;
+    const std::uint64_t base = draw(seed_, kNormalStream + (attempt << 8), src, dst);
+    std::int64_t twice_centered = -12 * std::int64_t{0xFFFFFFFF};  // 2·Σ u_i − 12·(2^32 − 1)
+    for (std::uint64_t i = 0; i < 6; ++i) {
+      const std::uint64_t word = mix64(base + i);
+      twice_centered += 2 * static_cast<std::int64_t>((word >> 32) + (word & 0xFFFFFFFF));
+    }
+    const i128 offset = (static_cast<i128>(stddev_) * twice_centered) >> 33;  // floor
+    return mean_ + static_cast<std::int64_t>(offset);
+  }
+
+  std::uint64_t seed_;
+  std::int64_t mean_, stddev_, max_;
+};
+
+std::unique_ptr<Workload> make_normal(OptionReader& options, int ranks) {
+  const std::int64_t mean = options.integer("mean", 1000, 0, kMaxBytes);
+  const std::int64_t stddev = options.integer("stddev", 240, 0, kMaxBytes);
+  const std::int64_t max = options.integer("max", std::min(4 * mean, kMaxBytes), 0, kMaxBytes);
+  const std::int64_t elem = options.elem();
+  const std::uint64_t seed = options.seed();
+  return std::make_unique<Normal>(ranks, elem, options.finish(), seed, mean, stddev, max);
+}
+
+class Sparse final : public FlaggedWorkload {
+ public:
+  Sparse(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, double density,
+         std::int64_t top)
+      : FlaggedWorkload(ranks, elem, std::move(spec),
+                        flags_if(ranks == 1 || density == 0.0 || (density == 1.0 && top == 1))),
+        seed_(seed),
+        density_(density),
+        top_(top) {}
+  std::int64_t count(int src, int dst) const override {
+    const std::uint64_t word = draw(seed_, kSparseStream, src, dst);
+    if (!bernoulli(word, density_)) return 0;
+    return 1 + below_or_equal(mix64(word), top_ - 1);
+  }
+
+ private:
+  std::uint64_t seed_;
+  double density_;
+  std::int64_t top_;  // floor(max / elem) >= 1 when density > 0
+};
+
+std::unique_ptr<Workload> make_sparse(OptionReader& options, int ranks) {
+  const double density = options.real("density", 0.1, 0.0, 1.0);
+  const std::int64_t max = options.integer("max", 1024, 0, kMaxBytes);
+  const std::int64_t elem = options.elem();
+  const std::uint64_t seed = options.seed();
+  if (density > 0.0 && max < elem) {
+    options.fail("option max=" + std::to_string(max) + " must be >= elem=" + std::to_string(elem) +
+                 " when density > 0 (a non-empty block holds at least one element)");
+  }
+  return std::make_unique<Sparse>(ranks, elem, options.finish(), seed, density, max / elem);
+}
+
+}  // namespace
+
+std::vector<WorkloadFamily> random_families() {
+  return {
+      {{.name = "uniform",
+        .options = "max=BYTES (1024), elem=BYTES (8), seed=N (1)",
+        .description = "block sizes uniform in [0, max] bytes (average max/2)",
+        .source = "seed 000 §4.1; seed 001 §5.1"},
+       make_uniform},
+      {{.name = "normal",
+        .options = "mean=BYTES (1000), stddev=BYTES (240), max=BYTES (4*mean), elem=BYTES (8), "
+                   "seed=N (1)",
+        .description = "block sizes normal(mean, stddev) truncated to [0, max] bytes",
+        .source = "seed 001 §5.4, Fig. 13"},
+       make_normal},
+      {{.name = "sparse",
+        .options = "density=REAL (0.1), max=BYTES (1024), elem=BYTES (8), seed=N (1)",
+        .description = "each block non-empty with probability density, then 1..max/elem elements",
+        .source = "edge case: mostly empty exchanges"},
+       make_sparse},
+  };
+}
+
+}  // namespace a2a::workload_detail

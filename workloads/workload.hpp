@@ -1,0 +1,52 @@
+// Workloads: how many elements rank `src` sends to rank `dst`, computed lazily and
+// deterministically from a seed, so no backend ever needs the P x P matrix (DESIGN.md,
+// "Workloads").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace a2a {
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Elements src sends to dst (and so dst receives from src). Pure: same answer on every call,
+  // every rank and every backend for the same spec, P and seed. O(1) time and memory per call.
+  virtual std::int64_t count(int src, int dst) const = 0;
+  // Bytes per element (the exchange's extent).
+  std::int64_t element_bytes() const { return element_bytes_; }
+  // True when every block has the same count (an MPI_Alltoall).
+  virtual bool uniform() const { return false; }
+  // True when every rank sends and receives the same total number of elements.
+  virtual bool balanced() const { return false; }
+  int ranks() const { return ranks_; }
+  // The spec it was made from, with defaults filled in ("uniform:max=1024,elem=8,seed=1").
+  const std::string& spec() const { return spec_; }
+
+ protected:
+  Workload(int ranks, std::int64_t element_bytes, std::string spec)
+      : ranks_(ranks), element_bytes_(element_bytes), spec_(std::move(spec)) {}
+
+ private:
+  int ranks_;
+  std::int64_t element_bytes_;
+  std::string spec_;
+};
+
+// One line per workload family for `list`.
+struct WorkloadInfo {
+  std::string name;
+  std::string options;      // "max=BYTES (1024), elem=BYTES (8), seed=N (1)"
+  std::string description;  // one line
+  std::string source;       // seed and section
+};
+const std::vector<WorkloadInfo>& workload_catalog();
+
+// Parses "name" or "name:key=value,key=value" for P = ranks. Throws InvalidParameter naming the
+// option for unknown names, unknown keys, or out-of-range values.
+std::unique_ptr<Workload> make_workload(const std::string& spec, int ranks);
+
+}  // namespace a2a
