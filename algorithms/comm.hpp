@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "algorithms/function_ref.hpp"
 
@@ -111,6 +112,12 @@ class Comm {
   // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them.
   virtual Request isend_sizes(int peer, BlockList blocks) = 0;
   virtual Request irecv_sizes(int peer, BlockList blocks) = 0;
+  // Metadata of the algorithm's own (run descriptors, offsets): small integer arrays, computed from
+  // counts, never from payload. isend_values copies `values` at the call; irecv_values fills `out`
+  // (which must stay alive) when the request completes, and the sender must send exactly
+  // out.size() values.
+  virtual Request isend_values(int peer, std::span<const std::int64_t> values) = 0;
+  virtual Request irecv_values(int peer, std::span<std::int64_t> out) = 0;
   virtual void wait(Request request) = 0;
   virtual void wait_all() = 0;
 

@@ -6,43 +6,9 @@
 #include <iostream>
 
 #include "algorithms/errors.hpp"
-#include "algorithms/text_table.hpp"
 #include "mpi/commands.hpp"
+#include "workloads/listing.hpp"
 
-namespace a2a::mpi {
-
-namespace {
-
-std::string range_text(const ParamSpec& spec) {
-  std::string hi = spec.max.kind == ParamBound::Kind::none     ? "inf"
-                   : spec.max.kind == ParamBound::Kind::ranks ? "P"
-                                                               : std::to_string(spec.max.value);
-  std::string def = spec.default_is_machine ? "machine" : std::to_string(spec.default_value);
-  return spec.name + "=" + def + " [" + std::to_string(spec.min) + ".." + hi + "]";
-}
-
-}  // namespace
-
-void print_list() {
-  TextTable algorithms({"algorithm", "family", "blocks", "parameters (default [range])",
-                        "description", "source"});
-  for (const AlgorithmInfo& info : catalog()) {
-    std::string params;
-    for (const auto& spec : info.params) params += (params.empty() ? "" : ", ") + range_text(spec);
-    algorithms.add({info.name, family_name(info.family),
-                    info.handles == Handles::uniform_only ? "uniform" : "any",
-                    params.empty() ? "-" : params, info.description, info.source});
-  }
-  algorithms.print(std::cout);
-  std::cout << "\n";
-  TextTable workloads({"workload", "options (default)", "description", "source"});
-  for (const WorkloadInfo& info : workload_catalog()) {
-    workloads.add({info.name, info.options, info.description, info.source});
-  }
-  workloads.print(std::cout);
-}
-
-}  // namespace a2a::mpi
 
 namespace {
 
@@ -117,7 +83,9 @@ int main(int argc, char** argv) {
   }
   try {
     if (list->parsed()) {
-      a2a::mpi::print_list();
+      a2a::print_algorithm_catalog(std::cout);
+      std::cout << "\n";
+      a2a::print_workload_catalog(std::cout);
       return 0;
     }
     MPI_Init(&argc, &argv);

@@ -84,7 +84,7 @@ int run_bench(const BenchOptions& options) {
     std::vector<Planned> planned;
     try {
       workload = make_workload(spec, context.size());
-      planned = plan(selection, *workload, context);
+      planned = plan(selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {
       if (root) std::fprintf(stderr, "a2a-mpi bench: error: %s\n", error.what());
       return 2;

@@ -22,7 +22,6 @@ struct BenchOptions {
   std::vector<long long> sizes;  // substitutes the workload's size option, one table row group each
 };
 
-void print_list();
 int run_verify(const CommonOptions& options);
 int run_bench(const BenchOptions& options);
 

@@ -10,28 +10,11 @@
 #include "algorithms/stats.hpp"
 #include "mpi/mpi_comm.hpp"
 #include "workloads/layout.hpp"
+#include "workloads/plan.hpp"
 #include "workloads/workload.hpp"
 
 namespace a2a::mpi {
 
-struct Selection {
-  std::vector<std::string> algorithms;  // names, or {"all"}
-  ParamChoices params;                  // e.g. radix -> "all"
-};
-
-// One configuration to run on a workload, or the reason it is skipped.
-struct Planned {
-  Configuration config;
-  LayoutStyle layout = LayoutStyle::gaps;
-  std::optional<std::string> skip;
-};
-
-ExchangeShape shape_of(const Workload& workload, const Context& context, LayoutStyle layout);
-
-// Every configuration the selection names, in catalog order. Algorithms that only apply to a packed
-// layout (in-place ones) are planned on it; the rest on the gaps layout.
-std::vector<Planned> plan(const Selection& selection, const Workload& workload,
-                          const Context& context);
 
 // One rank's exchange for a workload and layout.
 struct PreparedExchange {

@@ -12,6 +12,7 @@ namespace {
 
 constexpr int kDataTag = 1;
 constexpr int kMetaTag = 2;
+constexpr int kValuesTag = 3;
 
 void check(int code, const char* what) {
   if (code != MPI_SUCCESS) {
@@ -217,6 +218,26 @@ Request MpiComm::irecv_sizes(int peer, BlockList blocks) {
   return {id};
 }
 
+Request MpiComm::isend_values(int peer, std::span<const std::int64_t> values) {
+  check_peer(peer);
+  const int id = take_slot(Kind::send_values);
+  Slot& slot = slots_[id];
+  slot.sizes.assign(values.begin(), values.end());
+  const Bytes bytes = static_cast<Bytes>(slot.sizes.size() * sizeof(std::int64_t));
+  post(slot.sizes.data(), bytes, peer, kValuesTag, false, &slot.request);
+  ++stats_.meta_messages;
+  stats_.meta_bytes += bytes;
+  return {id};
+}
+
+Request MpiComm::irecv_values(int peer, std::span<std::int64_t> out) {
+  check_peer(peer);
+  const int id = take_slot(Kind::recv_values);
+  post(out.data(), static_cast<Bytes>(out.size() * sizeof(std::int64_t)), peer, kValuesTag, true,
+       &slots_[id].request);
+  return {id};
+}
+
 void MpiComm::finish(int id) {
   Slot& slot = slots_[id];
   switch (slot.kind) {
@@ -224,7 +245,9 @@ void MpiComm::finish(int id) {
     case Kind::recv:
       if (!slot.pieces.empty()) buffers_.unpack(slot.pieces, slot.staging.data());
       break;
-    case Kind::send_sizes: break;
+    case Kind::send_sizes:
+    case Kind::send_values:
+    case Kind::recv_values: break;
     case Kind::recv_sizes:
       for (size_t i = 0; i < slot.blocks.size(); ++i) sizes_.learn(slot.blocks[i], slot.sizes[i]);
       break;

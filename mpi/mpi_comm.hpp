@@ -52,6 +52,8 @@ class MpiComm final : public Comm {
   Request irecv(int peer, Pieces pieces) override;
   Request isend_sizes(int peer, BlockList blocks) override;
   Request irecv_sizes(int peer, BlockList blocks) override;
+  Request isend_values(int peer, std::span<const std::int64_t> values) override;
+  Request irecv_values(int peer, std::span<std::int64_t> out) override;
   void wait(Request request) override;
   void wait_all() override;
 
@@ -73,7 +75,7 @@ class MpiComm final : public Comm {
   int outstanding() const;
 
  private:
-  enum class Kind { send, recv, send_sizes, recv_sizes };
+  enum class Kind { send, recv, send_sizes, recv_sizes, send_values, recv_values };
   struct Slot {
     Kind kind = Kind::send;
     bool busy = false;

@@ -94,7 +94,7 @@ int run_verify(const CommonOptions& options) {
     std::vector<Planned> planned;
     try {
       workload = make_workload(spec, context.size());
-      planned = plan(options.selection, *workload, context);
+      planned = plan(options.selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {  // same on every rank: report once, exit cleanly
       if (root) std::fprintf(stderr, "a2a-mpi verify: error: %s\n", error.what());
       return 2;

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <stdexcept>
 
 namespace a2a::workload_rng {
 
@@ -49,15 +50,21 @@ constexpr bool bernoulli(std::uint64_t word, double probability) {
 // 2^bits < 4n makes the expected walk shorter than 4 steps.
 class KeyedPermutation {
  public:
-  KeyedPermutation(std::uint64_t n, std::uint64_t seed, std::uint64_t key)
-      : n_(n), key_(mix64(mix64(seed) ^ key)) {
+  KeyedPermutation(std::uint64_t n, std::uint64_t seed, std::uint64_t key) : n_(n) {
+    const std::uint64_t keyed = mix64(mix64(seed) ^ key);
+    // Distinct words per round; the round function mixes them with the half block anyway.
+    for (int round = 0; round < kRounds; ++round) {
+      round_keys_[round] = keyed + 0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(round);
+    }
     const int bits = n <= 4 ? 2 : std::bit_width(n - 1);
     half_bits_ = (bits + 1) / 2;
     half_mask_ = (std::uint64_t{1} << half_bits_) - 1;
   }
 
-  // The image of x in [0, n).
+  // The image of x in [0, n). Outside [0, n) the walk would never end: a bug of the caller's,
+  // reported rather than hung on.
   std::uint64_t operator()(std::uint64_t x) const {
+    if (x >= n_) throw std::out_of_range("KeyedPermutation: argument outside [0, n)");
     do {
       x = network(x);
     } while (x >= n_);
@@ -71,8 +78,7 @@ class KeyedPermutation {
     std::uint64_t left = x >> half_bits_;
     std::uint64_t right = x & half_mask_;
     for (int round = 0; round < kRounds; ++round) {
-      const std::uint64_t next =
-          left ^ (mix64(key_ ^ mix64(right + (std::uint64_t(round) << 56))) & half_mask_);
+      const std::uint64_t next = left ^ (mix64(round_keys_[round] ^ right) & half_mask_);
       left = right;
       right = next;
     }
@@ -80,7 +86,7 @@ class KeyedPermutation {
   }
 
   std::uint64_t n_;
-  std::uint64_t key_;
+  std::uint64_t round_keys_[kRounds];
   int half_bits_ = 1;
   std::uint64_t half_mask_ = 1;
 };

@@ -1,17 +1,16 @@
 // Random block sizes, each block drawn independently from (seed, src, dst) — counter_rng.hpp.
 // - uniform (seed 000 §4.1, seed 001 §5.1): sizes uniform in [0, max] bytes, average max/2,
-// "generated
-//   using FP64 vectors". Our reading: the element count is drawn uniformly from
+//   "generated using FP64 vectors". Our reading: the element count is drawn uniformly from
 //   [0, floor(max/elem)], so every whole-element size in range is equally likely.
-// - normal (seed 001 Fig. 13 a, c): mean 1000 and standard deviation 240 bytes, truncated to
+// - normal (seed 001 §5.4, Fig. 13 a, c): mean 1000 and standard deviation 240 bytes, truncated to
 //   [0, max] (max defaults to 4·mean). The Gaussian is drawn as an Irwin–Hall sum of 12 uniforms
 //   (variance exactly 1, support ±6σ, CDF within 0.0024 of the Gaussian's) because it needs only
 //   integer arithmetic: std::log/std::cos may round differently on two machines, and a sender and
 //   receiver disagreeing on a size would break the exchange. "Truncated" is read as conditioning:
 //   a draw outside [0, max] is redrawn (up to 16 times, then clamped, so a call stays O(1)).
 //   The byte size is then floored to whole elements.
-// - sparse (no seed; a test of mostly-empty exchanges): each block is non-empty with probability
-//   density, and then holds a uniform number of elements in [1, floor(max/elem)].
+// - sparse (from no paper; a test of mostly empty exchanges): each block is non-empty with
+//   probability density, and then holds a uniform number of elements in [1, floor(max/elem)].
 //
 // Flags: a random matrix may be uniform or balanced by chance; the flags only report what the
 // options guarantee (P = 1, or a single possible size), so `true` is always correct.

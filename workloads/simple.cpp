@@ -1,6 +1,6 @@
 // The deterministic test workloads that come from no paper's figure:
-// - constant: every block `size` bytes — an MPI_Alltoall (the uniform exchanges of seeds 000, 002,
-// 003).
+// - constant: every block `size` bytes — an MPI_Alltoall (the uniform exchanges of seeds 000,
+//   002 and 003).
 // - zero: every block empty — the edge case of zero-byte messages that must still be matched on
 //   both sides (NOTES.md, Open MPI PR #12280).
 // - huge: one block (src -> dst) of `size` bytes, every other block `small` bytes. Our choice for

@@ -22,6 +22,9 @@ class Workload {
   virtual bool uniform() const { return false; }
   // True when every rank sends and receives the same total number of elements.
   virtual bool balanced() const { return false; }
+  // Both flags are never true wrongly. Deterministic families report them exactly; a random
+  // family reports only what its options guarantee (P = 1, a single possible size), not a
+  // matrix that happens to come out uniform or balanced.
   int ranks() const { return ranks_; }
   // The spec it was made from, with defaults filled in ("uniform:max=1024,elem=8,seed=1").
   const std::string& spec() const { return spec_; }

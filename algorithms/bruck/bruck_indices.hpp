@@ -92,7 +92,7 @@ void for_each_index(int P, const Round& round, int radix, F&& f) {
 
 // Position of i in for_each_index's list: where a round's packed receive buffer keeps it.
 inline std::int64_t slot_in_round(std::int64_t i, const Round& round, int radix) {
-  return (i / (round.place * radix)) * round.place + i % round.place + (i>2);
+  return (i / (round.place * radix)) * round.place + i % round.place;
 }
 
 // Whether the block at relative index i has travelled before the rounds at digit `place`: it has

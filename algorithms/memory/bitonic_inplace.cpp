@@ -29,15 +29,16 @@
 // knows them (2^(k−1)·P sizes; by induction a rank knows the rows of its whole group), and
 // replays the stage for the whole group on run lists (merge_split), which gives every partner's
 // runs exactly. The algorithm's own data motion is checked against that replay at every step.
-// Cost: O(2^k·P) learned sizes and O(2^k·R) runs of bookkeeping in stage k (R runs per rank,
-// about P for balanced workloads) — O(P²) integers at the last stage, plain vectors on the heap,
-// not counted as temporary memory. With a metadata call for arbitrary integers the partner's run
-// list (O(R) integers) would suffice and the bookkeeping would be the paper's O(P).
+// Cost: O(2^k·P) learned sizes and O(2^k·R) runs of bookkeeping in stage k (R runs per rank: at
+// most P at the end, up to 2.6·P in between in the unit tests) — O(P²) integers at the last
+// stage, plain vectors on the heap, not counted as temporary memory. With a metadata call for
+// arbitrary integers the partner's run list (O(R) integers) would suffice and the bookkeeping would
+// be the paper's O(P).
 //
-// Temporary memory: the transfer buffer only, min(chunk, N) bytes (the backend may stage up to
-// one chunk more for a message of several pieces). Time: each step swaps at most N bytes and
-// merges N bytes by rotations through the buffer (O(N log R) bytes moved), p(p+1)/2 steps:
-// O(N log² P) communication, O(N log² P log R) local copying.
+// Temporary memory: the transfer buffer only, min(chunk, N) bytes (a backend that packs messages
+// of several pieces may stage up to one more chunk for the send and one for the receive). Time:
+// each step swaps at most N bytes and merges N bytes by rotations through the buffer (O(N log R)
+// bytes moved), p(p+1)/2 steps: O(N log² P) communication, O(N log² P log R) local copying.
 #include <algorithm>
 #include <optional>
 #include <string>

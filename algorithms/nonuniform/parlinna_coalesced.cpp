@@ -9,8 +9,8 @@
 //     rounds below send them (own block from the send buffer included).
 //   Phase 2, inter-node, lines 21–32: N − 1 rounds; round k sends the Q blocks for node
 //     (n − k) mod N to rank ((n − k) mod N, g) as one message and receives the Q blocks of node
-//     (n + k) mod N from ((n + k) mod N, g) straight into R; b rounds are posted per batch (receives
-//     first, then sends), then waited.
+//     (n + k) mod N from ((n + k) mod N, g) straight into R; b rounds are posted per batch
+//     (receives first, then sends), then waited.
 // Temporary memory, one buffer of N-byte slots (parlinna_layout.hpp): (N − 1)·Q for the rows plus
 // Q − (K+1) for in-transit blocks that stay on the node — (P − Q + Q − (K+1))·N bytes, N the global
 // largest block.
@@ -56,8 +56,7 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
     const int last = std::min(first + setup.batch, h.nodes);
     comm.next_round();
     for (int k = first; k < last; ++k) {
-      const int from = h.rank_of(static_cast<int>(mod(h.node + k, h.nodes)), h.local);
-      comm.irecv(from, [&](PieceSink out) {
+      comm.irecv(parlinna::recv_peer(h, k), [&](PieceSink out) {
         for (int o = 0; o < Q; ++o) {
           const BlockId block = parlinna::incoming_block(h, k, o);
           out({block, Place::recv_block(block.src), comm.block_bytes(block)});
@@ -65,8 +64,7 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
       });
     }
     for (int k = first; k < last; ++k) {
-      const int to = h.rank_of(parlinna::node_of_row(h, k), h.local);
-      comm.isend(to, [&](PieceSink out) {
+      comm.isend(parlinna::send_peer(h, k), [&](PieceSink out) {
         for (int o = 0; o < Q; ++o) {
           const BlockId block = parlinna::outgoing_block(h, k, o);
           const Bytes bytes = comm.block_bytes(block);

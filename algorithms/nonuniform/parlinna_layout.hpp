@@ -14,7 +14,7 @@
 
 #include "algorithms/comm.hpp"
 #include "algorithms/digits.hpp"
-#include "algorithms/nonuniform/radix_indices.hpp"
+#include "algorithms/nonuniform/parlogna_indices.hpp"
 
 namespace a2a::parlinna {
 
@@ -38,8 +38,21 @@ inline BlockId column_block(const Hierarchy& h, int src, int dst, int m) {
 }
 
 // Inter-node round k sends to node (n − k) mod N: the "row" of node m is k = (n − m) mod N.
-inline int row_of_node(const Hierarchy& h, int m) { return static_cast<int>(mod(h.node - m, h.nodes)); }
-inline int node_of_row(const Hierarchy& h, int k) { return static_cast<int>(mod(h.node - k, h.nodes)); }
+inline int row_of_node(const Hierarchy& h, int m) {
+  return static_cast<int>(mod(h.node - m, h.nodes));
+}
+inline int node_of_row(const Hierarchy& h, int k) {
+  return static_cast<int>(mod(h.node - k, h.nodes));
+}
+
+// Inter-node round k: this rank sends to the rank with the same local index on node (n − k) mod N
+// and receives from the one on node (n + k) mod N.
+inline int send_peer(const Hierarchy& h, int k) {
+  return h.rank_of(node_of_row(h, k), h.local);
+}
+inline int recv_peer(const Hierarchy& h, int k) {
+  return h.rank_of(static_cast<int>(mod(h.node + k, h.nodes)), h.local);
+}
 
 // The block at position o of the message for row k: from (n, (g + o) mod Q) to (node_of_row(k), g).
 inline BlockId outgoing_block(const Hierarchy& h, int k, int o) {
@@ -48,10 +61,11 @@ inline BlockId outgoing_block(const Hierarchy& h, int k, int o) {
           h.rank_of(node_of_row(h, k), h.local)};
 }
 
-// The block at position o of the message from node (n + k) mod N: the sender's outgoing_block(k, o).
+// The block at position o of the message from node (n + k) mod N: the sender's outgoing_block(k,
+// o).
 inline BlockId incoming_block(const Hierarchy& h, int k, int o) {
   const int Q = h.ranks_per_node;
-  const int from_node = static_cast<int>(mod(h.node + k, h.nodes));
+  const int from_node = recv_peer(h, k) / Q;
   return {h.rank_of(from_node, static_cast<int>(mod(h.local + o, Q))), h.rank_of(h.node, h.local)};
 }
 
@@ -67,18 +81,18 @@ inline BlockId incoming_block(const Hierarchy& h, int k, int o) {
 // running offset.
 struct OutboxLayout {
   Hierarchy h;
-  int radix = 2;
+  int intra_radix = 2;  // r of phase 1
   bool own_column_slot = true;
 
   int row_length() const { return own_column_slot ? h.ranks_per_node : h.ranks_per_node - 1; }
   std::int64_t row_slots() const { return std::int64_t{h.nodes - 1} * row_length(); }
-  int transit_slots() const { return radix::temp_slots(h.ranks_per_node, radix); }
+  int transit_slots() const { return radix::temp_slots(h.ranks_per_node, intra_radix); }
   std::int64_t slots() const { return row_slots() + transit_slots(); }
 
   std::int64_t row_slot(int k, int o) const {
     return std::int64_t{k - 1} * row_length() + (own_column_slot ? o : o - 1);
   }
-  std::int64_t transit_slot(int o) const { return row_slots() + radix::temp_slot(o, radix); }
+  std::int64_t transit_slot(int o) const { return row_slots() + radix::temp_slot(o, intra_radix); }
 
   // Where member m of the column at distance o waits between hops.
   std::int64_t in_transit_slot(int o, int m) const {

@@ -2,8 +2,8 @@
 // P = N·Q ranks, node n = p / Q, local index g = p mod Q; Q must divide P (checked).
 //   Phase 1, intra-node (Alg. 3 line 1): as parlinna_coalesced — ParLogNa with radix r on the
 //     node's Q ranks, local block j being the column {m·Q + j : every node m}. Afterwards rank
-//     (n, g) holds, for every other node m, the Q blocks from (n, 0..Q−1) to (m, g), and knows their
-//     sizes from the rounds' metadata.
+//     (n, g) holds, for every other node m, the Q blocks from (n, 0..Q−1) to (m, g), and knows
+//     their sizes from the rounds' metadata.
 //   Phase 2, inter-node (lines 2–18): one block per message, (N − 1)·Q messages per rank. Message
 //     i = (k − 1)·Q + o, for node offset k = 1..N−1 and position o = 0..Q−1, sends the block from
 //     (n, (g + o) mod Q) to ((n − k) mod N, g) and receives the block from
@@ -37,7 +37,8 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
       const int o = static_cast<int>(i % Q);
       const BlockId block = parlinna::incoming_block(h, k, o);
       const Bytes bytes = comm.block_bytes(block);
-      comm.irecv(block.src, [&](PieceSink out) {
+      // From the rank with the same local index on node (n + k) mod N, which forwards the block.
+      comm.irecv(parlinna::recv_peer(h, k), [&](PieceSink out) {
         out({block, Place::recv_block(block.src), bytes});
       });
     }
@@ -48,9 +49,7 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
       const Bytes bytes = comm.block_bytes(block);
       const Place from =
           o == 0 ? Place::send_block(block.dst) : outbox.slot(outbox.layout().row_slot(k, o));
-      comm.isend(h.rank_of(parlinna::node_of_row(h, k), h.local), [&](PieceSink out) {
-        out({block, from, bytes});
-      });
+      comm.isend(parlinna::send_peer(h, k), [&](PieceSink out) { out({block, from, bytes}); });
     }
     comm.wait_all();
   }
@@ -70,7 +69,8 @@ AlgorithmInfo parlinna_staggered() {
       .name = "parlinna_staggered",
       .family = Family::hierarchical,
       .handles = Handles::any,
-      .description = "intra-node ParLogNa on columns, then (N-1)*Q single-block inter-node messages",
+      .description =
+          "intra-node ParLogNa on columns, then (N-1)*Q single-block inter-node messages",
       .source = "seed 001 §4.2, Alg. 3, Fig. 5(a)",
       .params = parlinna::params(),
       .check = parlinna::check,

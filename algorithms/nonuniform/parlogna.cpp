@@ -8,7 +8,7 @@
 // Temporary memory (§3.3): T holds only blocks that will be forwarded again. "Direct" blocks (a
 // single non-zero digit: one per round, K in all) travel once from the send buffer to R, and the
 // self block never moves, so T has B = P − (K + 1) slots of N bytes, N the global largest block
-// (line 1, an allreduce). Distance o uses slot t = o − 1 − dx·(r−1) − dz (radix_indices.hpp).
+// (line 1, an allreduce). Distance o uses slot t = o − 1 − dx·(r−1) − dz (parlogna_indices.hpp).
 // r ≥ P − 1 makes every distance direct: B = 0, no T and no allreduce — a direct exchange in P − 1
 // rounds that still carries its metadata, like every other radix.
 //
@@ -17,8 +17,8 @@
 
 #include "algorithms/catalog.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/nonuniform/parlogna_indices.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
-#include "algorithms/nonuniform/radix_indices.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -70,7 +70,8 @@ AlgorithmInfo parlogna() {
       .name = "parlogna",
       .family = Family::logarithmic,
       .handles = Handles::any,
-      .description = "two-phase Bruck in radix r: metadata then data per round, T of P-(K+1) blocks",
+      .description =
+          "two-phase Bruck in radix r: metadata then data per round, T of P-(K+1) blocks",
       .source = "seed 001 §3, Alg. 1",
       .params = {{.name = "radix",
                   .meaning = "base of the digit rounds: small = few rounds, large = less volume",

@@ -2,56 +2,62 @@
 // radix_exchange.hpp.
 #include "algorithms/nonuniform/radix_exchange.hpp"
 
-#include "algorithms/digits.hpp"
-#include "algorithms/nonuniform/radix_indices.hpp"
+#include "algorithms/bruck/bruck_indices.hpp"
+#include "algorithms/nonuniform/parlogna_indices.hpp"
 
 namespace a2a::radix {
 
 namespace {
 
-// One round seen from one rank: who it sends to and receives from, and how to enumerate the
-// blocks of either message with the place each one is read from / written to.
+using bruck::Orientation;
+
+// One round seen from one rank: whom it sends to and receives from, and the blocks of either
+// message with the place each one is read from / written to. Blocks are named by group-local
+// ranks; the layout turns a (local source, local destination, member) into a real block.
 class RoundMessages {
  public:
   RoundMessages(const RankGroup& group, int radix, const ColumnLayout& columns, const Round& round)
       : group_(group), radix_(radix), columns_(columns), round_(round) {}
 
-  int send_peer() const { return group_.base + to_local(); }
-  int recv_peer() const { return group_.base + from_local(); }
+  int send_peer() const {
+    return group_.base + bruck::send_peer(group_.size, group_.local, Orientation::modified, round_);
+  }
+  int recv_peer() const {
+    return group_.base + bruck::recv_peer(group_.size, group_.local, Orientation::modified, round_);
+  }
 
   // visit(block, place) for every block this rank sends: the columns it holds whose digit x is z.
   template <typename Visit>
   void outgoing(Visit&& visit) const {
-    for_each_moved_distance(group_.size, radix_, round_, [&](int o) {
-      const int src = column_source(group_.local, o, round_, group_.size);
-      const int dst = column_destination(src, o, group_.size);
-      const bool unmoved = still_in_send_buffer(o, round_);
-      for (int m = 0; m < columns_.members(); ++m) {
-        const BlockId block = columns_.block(src, dst, m);
-        // A block that has not moved is still at its source, this rank: read the caller's buffer.
+    const int holder = group_.local;
+    bruck::for_each_index(group_.size, round_, radix_, [&](int o) {
+      const bool unmoved = !bruck::has_moved(o, round_.place);
+      for_each_member(holder, o, [&](BlockId block, int m) {
+        // A block that has not moved is at its source, this rank: read the caller's send buffer.
         visit(block, unmoved ? Place::send_block(block.dst) : columns_.in_transit(o, m));
-      }
+      });
     });
   }
 
   // visit(block, place) for every block this rank receives: the same distances, held by the peer.
   template <typename Visit>
   void incoming(Visit&& visit) const {
-    for_each_moved_distance(group_.size, radix_, round_, [&](int o) {
-      const int src = column_source(from_local(), o, round_, group_.size);
-      const int dst = column_destination(src, o, group_.size);
+    const int holder = recv_peer() - group_.base;
+    bruck::for_each_index(group_.size, round_, radix_, [&](int o) {
       const bool last = is_last_hop(o, round_, radix_);
-      for (int m = 0; m < columns_.members(); ++m) {
-        const BlockId block = columns_.block(src, dst, m);
+      for_each_member(holder, o, [&](BlockId block, int m) {
         visit(block, last ? columns_.delivered(block, o, m) : columns_.in_transit(o, m));
-      }
+      });
     });
   }
 
  private:
-  int to_local() const { return static_cast<int>(mod(group_.local - round_.distance(), group_.size)); }
-  int from_local() const {
-    return static_cast<int>(mod(group_.local + round_.distance(), group_.size));
+  // The real blocks of the column at distance o held by local rank `holder` as this round starts.
+  template <typename Visit>
+  void for_each_member(int holder, int o, Visit&& visit) const {
+    const BlockId local = bruck::modified_block(group_.size, holder, o, round_.place);
+    for (int m = 0; m < columns_.members(); ++m)
+      visit(columns_.block(local.src, local.dst, m), m);
   }
 
   const RankGroup& group_;
@@ -75,10 +81,14 @@ void metadata_exchange(Comm& comm, const RoundMessages& round) {
 // the receiver has just learned the incoming ones from the metadata.
 void data_exchange(Comm& comm, const RoundMessages& round) {
   const Request sent = comm.isend(round.send_peer(), [&](PieceSink out) {
-    round.outgoing([&](BlockId block, const Place& at) { out({block, at, comm.block_bytes(block)}); });
+    round.outgoing([&](BlockId block, const Place& at) {
+      out({block, at, comm.block_bytes(block)});
+    });
   });
   const Request received = comm.irecv(round.recv_peer(), [&](PieceSink out) {
-    round.incoming([&](BlockId block, const Place& at) { out({block, at, comm.block_bytes(block)}); });
+    round.incoming([&](BlockId block, const Place& at) {
+      out({block, at, comm.block_bytes(block)});
+    });
   });
   comm.wait(sent);
   comm.wait(received);
@@ -88,7 +98,7 @@ void data_exchange(Comm& comm, const RoundMessages& round) {
 
 void exchange(Comm& comm, const RankGroup& group, int radix, const ColumnLayout& columns,
               const Phases& phases) {
-  for_each_round(group.size, radix, [&](const Round& round) {
+  bruck::for_each_round(group.size, radix, [&](const Round& round) {
     const RoundMessages messages(group, radix, columns, round);
     comm.next_round();
     comm.set_phase(phases.metadata);

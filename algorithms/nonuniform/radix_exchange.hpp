@@ -1,11 +1,12 @@
 // The two-phase Bruck-style radix-r exchange, written once for two_phase_bruck (seed 000 §3.2,
 // Alg. 1: radix 2), parlogna (seed 001 §3, Alg. 1) and the intra-node phase of ParLinNa (seed 001
-// §4.1, Alg. 2 lines 5–19). Index arithmetic: radix_indices.hpp.
+// §4.1, Alg. 2 lines 5–19). Index arithmetic: bruck/bruck_indices.hpp (rounds, index lists, block
+// identities) and parlogna_indices.hpp (last hops, direct blocks, the tight temporary buffer).
 //
 // The exchange runs among a group of Q ranks base..base+Q−1 (the whole communicator for parlogna;
 // the ranks of one node for ParLinNa). It moves "columns": the column at distance o on a rank
-// stands for ColumnLayout::members() real blocks (parlogna: one; ParLinNa: one per node). Each round
-// (x, z):
+// stands for ColumnLayout::members() real blocks (parlogna: one; ParLinNa: one per node). Each
+// round (x, z):
 //   1. metadata — send the sizes of every block about to move to (g − z·r^x) mod Q, receive the
 //      sizes of the blocks coming from (g + z·r^x) mod Q; wait;
 //   2. data — send those blocks, read from the send buffer if they have not moved yet, else from
@@ -17,8 +18,11 @@
 //
 // The column at distance o leaves its transit place and the next column at distance o arrives into
 // the same place in the same round (as in both papers, whose code packs the outgoing blocks into a
-// send buffer first). This relies on the backend taking a message's bytes when isend is called
-// (PayloadBuffers::pack); the exchange therefore posts the send before the receive.
+// send buffer first). This needs the outgoing bytes to be read before the incoming ones are
+// written. The MPI backend packs every message of two or more pieces when isend is called and
+// stages every such receive until its wait; a one-piece message here is always the round's direct
+// block alone (distance z·r^x moves in every round and, being direct, goes from the send buffer
+// straight to R), which shares no place with anything. The send is also posted before the receive.
 //
 // The self column (distance 0) never moves; callers handle it.
 #pragma once

@@ -12,12 +12,12 @@
 //   line 25–33: receive each block into R[source] if this step was its last hop (no higher bit
 //               set), else into W[j·N].
 // The status flag needs no array: a block has moved before step k exactly when a bit of its
-// distance below k is set (radix_indices.hpp, still_in_send_buffer).
+// distance below k is set (bruck_indices.hpp, has_moved).
 //
 // The steps are the radix-2 case of the exchange shared with parlogna (radix_exchange.cpp); only
 // the working buffer differs: W of P·N here, parlogna's tight T of (P − (K+1))·N there.
+#include "algorithms/bruck/bruck_indices.hpp"
 #include "algorithms/catalog.hpp"
-#include "algorithms/digits.hpp"
 #include "algorithms/direct.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
 
@@ -36,7 +36,7 @@ class WorkingBufferColumns final : public radix::ColumnLayout {
   int members() const override { return 1; }
   BlockId block(int src, int dst, int) const override { return {src, dst}; }
   Place in_transit(int i, int) const override {
-    return working_.at(mod(rank_ + i, ranks_) * slot_bytes_);
+    return working_.at(bruck::modified_position(ranks_, rank_, i) * slot_bytes_);
   }
   Place delivered(BlockId block, int, int) const override { return Place::recv_block(block.src); }
 
@@ -69,7 +69,8 @@ AlgorithmInfo two_phase_bruck() {
       .name = "two_phase_bruck",
       .family = Family::logarithmic,
       .handles = Handles::any,
-      .description = "radix-2 Bruck with a metadata exchange before every data step, W of P*N bytes",
+      .description =
+          "radix-2 Bruck with a metadata exchange before every data step, W of P*N bytes",
       .source = "seed 000 §3.2, Alg. 1",
       .params = {},
       .check = nullptr,

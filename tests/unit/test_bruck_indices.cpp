@@ -209,14 +209,14 @@ void simulate_staged(int P, int r, Orientation o) {
         CHECK(*sent == claimed);
         // The receiver names the block from its own view of the sender.
         CHECK(block_at(P, recv_peer(P, to, o, round), o, i, round.place) == claimed);
-        auto& slot = ranks[to].staging[slot_in_round(i, round, r)];
+        auto& slot = ranks[to].staging.at(slot_in_round(i, round, r));
         CHECK_FALSE(slot.has_value());  // no two blocks share a staging slot
         slot = sent;
       });
     }
     for (int p = 0; p < P; ++p) {
       for_each_index(P, round, r, [&](int i) {
-        ranks[p].R[position(P, p, o, i)] = ranks[p].staging[slot_in_round(i, round, r)];
+        ranks[p].R[position(P, p, o, i)] = ranks[p].staging.at(slot_in_round(i, round, r));
       });
     }
   }

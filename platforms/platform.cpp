@@ -1,0 +1,381 @@
+// Platform descriptions: the YAML loader, its checks and the preset lookup
+// (platforms/platform.hpp). The schema is documented in docs/platforms.md. Every error names the
+// origin (file path or "preset NAME"), the 1-based line and the key path ("link.bandwidth"), and
+// says what is wrong.
+#include "platforms/platform.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "algorithms/errors.hpp"
+#include "platforms/units.hpp"
+
+namespace a2a {
+
+namespace {
+
+constexpr std::int64_t kMaxNodes = std::int64_t{1} << 30;
+constexpr int kMaxTorusDims = 6;
+
+const std::map<std::string, Topology>& topology_names() {
+  static const std::map<std::string, Topology> names = {{"single_node", Topology::single_node},
+                                                        {"star", Topology::star},
+                                                        {"torus", Topology::torus},
+                                                        {"fat_tree", Topology::fat_tree},
+                                                        {"dragonfly", Topology::dragonfly}};
+  return names;
+}
+
+// Error reporting bound to one document.
+class Source {
+ public:
+  explicit Source(std::string origin) : origin_(std::move(origin)) {}
+  const std::string& origin() const { return origin_; }
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& key,
+                         const std::string& what) const {
+    throw InputError(where(mark) + (key.empty() ? "" : "key '" + key + "': ") + what);
+  }
+  std::string where(const YAML::Mark& mark) const {
+    return origin_ + ":" + (mark.line >= 0 ? std::to_string(mark.line + 1) : "?") + ": ";
+  }
+
+ private:
+  std::string origin_;
+};
+
+// One YAML map whose keys are checked against an allowed list up front (so a misspelt key is
+// reported as unknown rather than as a missing required key), and read one key at a time.
+class Map {
+ public:
+  Map(const Source& source, const YAML::Node& node, std::string path,
+      const std::vector<std::string>& allowed)
+      : source_(source), node_(node), path_(std::move(path)) {
+    if (!node.IsMap())
+      source_.fail(node.Mark(), path_.empty() ? "" : path_,
+                   path_.empty() ? "the platform description must be a map of keys"
+                                 : "must be a map of keys");
+    const std::set<std::string> allowed_set(allowed.begin(), allowed.end());
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      if (!allowed_set.count(key)) {
+        std::string list;
+        for (const auto& name : allowed)
+          list += (list.empty() ? "" : ", ") + name;
+        source_.fail(entry.first.Mark(), full(key), "unknown key (expected one of " + list + ")");
+      }
+      if (!lines_.emplace(key, entry.first.Mark().line + 1).second)
+        source_.fail(entry.first.Mark(), full(key),
+                     "given twice (first on line " + std::to_string(lines_[key]) + ")");
+      values_.emplace(key, entry.second);
+    }
+  }
+
+  bool has(const std::string& key) const { return values_.count(key) > 0; }
+  std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const Source& source() const { return source_; }
+  const YAML::Node& node() const { return node_; }
+
+  YAML::Node required(const std::string& key, const std::string& why = "") const {
+    auto it = values_.find(key);
+    if (it == values_.end())
+      source_.fail(node_.Mark(), full(key), "missing" + (why.empty() ? "" : " (" + why + ")"));
+    return it->second;
+  }
+  // Keys that are valid in the schema but meaningless for this topology.
+  void reject(const std::string& key, const std::string& why) const {
+    auto it = values_.find(key);
+    if (it != values_.end()) source_.fail(it->second.Mark(), full(key), why);
+  }
+
+  std::string scalar(const std::string& key) const { return as_scalar(required(key), key); }
+  std::string as_scalar(const YAML::Node& value, const std::string& key) const {
+    if (!value.IsScalar()) source_.fail(value.Mark(), full(key), "must be a single value");
+    return value.Scalar();
+  }
+
+  double bandwidth(const std::string& key) const {
+    const YAML::Node value = required(key);
+    const std::string text = as_scalar(value, key);
+    double bw = 0;
+    try {
+      bw = parse_bandwidth(text);
+    } catch (const std::invalid_argument& e) {
+      source_.fail(value.Mark(), full(key), e.what());
+    }
+    if (!(bw > 0)) source_.fail(value.Mark(), full(key), "must be positive, got '" + text + "'");
+    return bw;
+  }
+  double time(const std::string& key) const {
+    const YAML::Node value = required(key);
+    const std::string text = as_scalar(value, key);
+    double t = 0;
+    try {
+      t = parse_time(text);
+    } catch (const std::invalid_argument& e) {
+      source_.fail(value.Mark(), full(key), e.what());
+    }
+    if (t < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
+    return t;
+  }
+  int count(const std::string& key) const { return positive_int(required(key), full(key)); }
+
+  int positive_int(const YAML::Node& value, const std::string& name) const {
+    if (!value.IsScalar()) source_.fail(value.Mark(), name, "must be a positive integer");
+    const std::string& text = value.Scalar();
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc::result_out_of_range || (ec == std::errc() && n > kMaxNodes))
+      source_.fail(value.Mark(), name, "'" + text + "' is too large");
+    if (ec != std::errc() || end != text.data() + text.size())
+      source_.fail(value.Mark(), name, "must be a positive integer, got '" + text + "'");
+    if (n < 1) source_.fail(value.Mark(), name, "must be a positive integer, got '" + text + "'");
+    return static_cast<int>(n);
+  }
+  std::vector<int> int_list(const std::string& key) const {
+    const YAML::Node value = required(key);
+    if (!value.IsSequence())
+      source_.fail(value.Mark(), full(key), "must be a list of positive integers, e.g. [4, 4]");
+    std::vector<int> out;
+    for (std::size_t i = 0; i < value.size(); ++i)
+      out.push_back(positive_int(value[i], full(key) + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+
+  YAML::Mark mark(const std::string& key) const { return required(key).Mark(); }
+
+ private:
+  const Source& source_;
+  YAML::Node node_;
+  std::string path_;
+  std::map<std::string, YAML::Node> values_;
+  std::map<std::string, int> lines_;
+};
+
+LinkSpec read_link(const Map& parent, const std::string& key) {
+  const Map link(parent.source(), parent.required(key), parent.full(key), {"bandwidth", "latency"});
+  return {link.bandwidth("bandwidth"), link.time("latency")};
+}
+
+// Multiplies shape factors, failing once the product exceeds kMaxNodes.
+std::int64_t checked_product(const Map& map, const std::string& key, std::int64_t a,
+                             std::int64_t b) {
+  const std::int64_t product = a * b;  // both ≤ 2^30: no overflow
+  if (product > kMaxNodes)
+    map.source().fail(map.mark(key), map.full(key),
+                      "the shape has more than " + std::to_string(kMaxNodes) + " nodes");
+  return product;
+}
+
+void read_shape(const Map& top, PlatformSpec& spec) {
+  const YAML::Node node = top.required("topology");
+  if (!node.IsMap()) top.source().fail(node.Mark(), "topology", "must be a map of keys");
+  const YAML::Node kind_node = node["kind"];
+  if (!kind_node) top.source().fail(node.Mark(), "topology.kind", "missing");
+  if (!kind_node.IsScalar())
+    top.source().fail(kind_node.Mark(), "topology.kind", "must be a single value");
+  const auto kind = topology_names().find(kind_node.Scalar());
+  if (kind == topology_names().end())
+    top.source().fail(kind_node.Mark(), "topology.kind",
+                      "unknown topology '" + kind_node.Scalar() +
+                          "' (expected single_node, star, torus, fat_tree or dragonfly)");
+  spec.topology = kind->second;
+
+  switch (spec.topology) {
+    case Topology::single_node: {
+      const Map shape(top.source(), node, "topology", {"kind"});
+      spec.nodes = 1;
+      break;
+    }
+    case Topology::star: {
+      const Map shape(top.source(), node, "topology", {"kind", "nodes"});
+      spec.nodes = shape.count("nodes");
+      break;
+    }
+    case Topology::torus: {
+      const Map shape(top.source(), node, "topology", {"kind", "dims"});
+      spec.torus_dims = shape.int_list("dims");
+      const int dims = static_cast<int>(spec.torus_dims.size());
+      if (dims < 1 || dims > kMaxTorusDims)
+        top.source().fail(shape.mark("dims"), "topology.dims",
+                          std::to_string(dims) + " dimensions; a torus has 1 to " +
+                              std::to_string(kMaxTorusDims));
+      std::int64_t nodes = 1;
+      for (int d : spec.torus_dims)
+        nodes = checked_product(shape, "dims", nodes, d);
+      spec.nodes = static_cast<int>(nodes);
+      break;
+    }
+    case Topology::fat_tree: {
+      const Map shape(top.source(), node, "topology", {"kind", "levels", "down", "up", "parallel"});
+      spec.fat_tree_levels = shape.count("levels");
+      spec.fat_tree_down = shape.int_list("down");
+      spec.fat_tree_up = shape.int_list("up");
+      spec.fat_tree_parallel = shape.int_list("parallel");
+      for (const char* key : {"down", "up", "parallel"}) {
+        const std::size_t size = shape.required(key).size();
+        if (size != static_cast<std::size_t>(spec.fat_tree_levels))
+          top.source().fail(shape.mark(key), shape.full(key),
+                            "has " + std::to_string(size) + " entries but levels is " +
+                                std::to_string(spec.fat_tree_levels) +
+                                " (one entry per level, from the nodes up)");
+      }
+      std::int64_t nodes = 1;
+      for (int d : spec.fat_tree_down)
+        nodes = checked_product(shape, "down", nodes, d);
+      spec.nodes = static_cast<int>(nodes);
+      break;
+    }
+    case Topology::dragonfly: {
+      const Map shape(
+          top.source(), node, "topology",
+          {"kind", "groups", "routers_per_group", "nodes_per_router", "global_links_per_router"});
+      spec.dragonfly_groups = shape.count("groups");
+      spec.dragonfly_routers_per_group = shape.count("routers_per_group");
+      spec.dragonfly_nodes_per_router = shape.count("nodes_per_router");
+      spec.dragonfly_global_links_per_router = shape.count("global_links_per_router");
+      const std::int64_t ports =
+          std::int64_t{spec.dragonfly_routers_per_group} * spec.dragonfly_global_links_per_router;
+      if (spec.dragonfly_groups - 1 > ports)
+        top.source().fail(shape.mark("global_links_per_router"), "topology.global_links_per_router",
+                          std::to_string(spec.dragonfly_routers_per_group) + " routers x " +
+                              std::to_string(spec.dragonfly_global_links_per_router) + " = " +
+                              std::to_string(ports) + " global links per group cannot reach the " +
+                              std::to_string(spec.dragonfly_groups - 1) +
+                              " other groups directly (need groups - 1 <= routers_per_group x "
+                              "global_links_per_router)");
+      std::int64_t nodes =
+          checked_product(shape, "groups", spec.dragonfly_groups, spec.dragonfly_routers_per_group);
+      nodes = checked_product(shape, "nodes_per_router", nodes, spec.dragonfly_nodes_per_router);
+      spec.nodes = static_cast<int>(nodes);
+      break;
+    }
+  }
+}
+
+PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
+  const Map top(source, root, "",
+                {"name", "description", "topology", "link", "injection", "global_link", "routing",
+                 "ranks_per_node", "intra_node", "message_overhead", "memory_copy_bandwidth",
+                 "group_launch_overhead"});
+  PlatformSpec spec;
+  spec.source = source.origin();
+  spec.name = top.scalar("name");
+  if (spec.name.empty()) source.fail(top.mark("name"), "name", "must not be empty");
+  if (top.has("description")) spec.description = top.scalar("description");
+  read_shape(top, spec);
+  const std::string kind = topology_name(spec.topology);
+
+  if (spec.topology == Topology::single_node) {
+    top.reject("link", "not used by topology single_node (it has no network)");
+  } else {
+    spec.link = read_link(top, "link");
+  }
+  if (spec.topology == Topology::torus || spec.topology == Topology::dragonfly) {
+    spec.injection = top.has("injection") ? read_link(top, "injection") : spec.link;
+  } else {
+    top.reject("injection", "only for torus and dragonfly (the node-to-router link); topology " +
+                                kind + " has none");
+  }
+  if (spec.topology == Topology::dragonfly) {
+    spec.global_link = top.has("global_link") ? read_link(top, "global_link") : spec.link;
+  } else {
+    top.reject("global_link", "only for dragonfly; topology " + kind + " has no global links");
+  }
+  if (top.has("routing")) {
+    spec.routing = top.scalar("routing");
+    if (spec.routing != "minimal")
+      source.fail(top.mark("routing"), "routing",
+                  "'" + spec.routing + "' is not supported (supported: minimal)");
+  }
+
+  spec.ranks_per_node = top.count("ranks_per_node");
+  spec.intra_node = read_link(top, "intra_node");
+  if (top.has("message_overhead")) spec.message_overhead = top.time("message_overhead");
+  if (top.has("memory_copy_bandwidth"))
+    spec.memory_copy_bandwidth = top.bandwidth("memory_copy_bandwidth");
+  if (top.has("group_launch_overhead"))
+    spec.group_launch_overhead = top.time("group_launch_overhead");
+
+  const std::int64_t ranks = spec.max_ranks();
+  if (ranks > std::numeric_limits<std::int32_t>::max())
+    source.fail(top.mark("ranks_per_node"), "ranks_per_node",
+                std::to_string(spec.node_count()) + " nodes x " +
+                    std::to_string(spec.ranks_per_node) + " ranks per node exceeds 2^31 - 1 ranks");
+  return spec;
+}
+
+}  // namespace
+
+const char* topology_name(Topology topology) {
+  switch (topology) {
+    case Topology::single_node:
+      return "single_node";
+    case Topology::star:
+      return "star";
+    case Topology::torus:
+      return "torus";
+    case Topology::fat_tree:
+      return "fat_tree";
+    case Topology::dragonfly:
+      return "dragonfly";
+  }
+  return "?";
+}
+
+int PlatformSpec::node_count() const {
+  return topology == Topology::single_node ? 1 : nodes;
+}
+
+PlatformSpec parse_platform(const std::string& yaml_text, const std::string& origin) {
+  const Source source(origin);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(source.where(e.mark) + "YAML syntax error: " + e.msg);
+  }
+  if (!root || root.IsNull()) throw InputError(origin + ":1: empty platform description");
+  try {
+    return read_platform(source, root);
+  } catch (const YAML::Exception& e) {  // yaml-cpp conversion errors not caught above
+    throw InputError(source.where(e.mark) + e.msg);
+  }
+}
+
+PlatformSpec load_platform(const std::string& name_or_path) {
+  for (const auto& preset : platform_presets())
+    if (preset.name == name_or_path) return parse_platform(preset.yaml, "preset " + preset.name);
+  std::ifstream in(name_or_path);
+  if (!in) {
+    std::string names;
+    for (const auto& preset : platform_presets())
+      names += (names.empty() ? "" : ", ") + preset.name;
+    throw InvalidParameter("platform '" + name_or_path +
+                           "': no preset of that name and no readable file (presets: " + names +
+                           ")");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_platform(text.str(), name_or_path);
+}
+
+void check_fits(const PlatformSpec& spec, std::int64_t ranks) {
+  if (ranks < 1)
+    throw InvalidParameter("ranks: " + std::to_string(ranks) + " is not a positive rank count");
+  const std::int64_t needed = (ranks + spec.ranks_per_node - 1) / spec.ranks_per_node;
+  if (needed > spec.node_count())
+    throw InvalidParameter("platform '" + spec.name + "' has " + std::to_string(spec.node_count()) +
+                           " nodes but " + std::to_string(ranks) + " ranks at " +
+                           std::to_string(spec.ranks_per_node) + " ranks per node need " +
+                           std::to_string(needed) + " nodes");
+}
+
+}  // namespace a2a

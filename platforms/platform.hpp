@@ -1,0 +1,80 @@
+// Machine models (DESIGN.md, "Platforms"): the YAML description, its loader, and the SimGrid
+// builder. The loader needs yaml-cpp only; the builder needs SimGrid
+// (platforms/simgrid/builder.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace a2a {
+
+enum class Topology { single_node, star, torus, fat_tree, dragonfly };
+const char* topology_name(Topology topology);
+
+struct LinkSpec {
+  double bandwidth = 0;  // bytes per second
+  double latency = 0;    // seconds
+};
+
+struct PlatformSpec {
+  std::string name;
+  std::string source;  // file path, or "preset NAME"
+  std::string description;
+  Topology topology = Topology::star;
+
+  // Shape. single_node: one node. star: `nodes` nodes, each with a private link to one switch that
+  // has no capacity limit of its own (contention only at the nodes' links).
+  int nodes = 1;                // star (and the node count of single_node: 1)
+  std::vector<int> torus_dims;  // torus: 1 to 6 dimensions, nodes = product
+  // fat_tree (SimGrid's k-ary n-tree notation): levels, and per level the down-links, up-links and
+  // parallel links.
+  int fat_tree_levels = 0;
+  std::vector<int> fat_tree_down, fat_tree_up, fat_tree_parallel;
+  // dragonfly: groups of routers_per_group routers (all-to-all inside a group), nodes_per_router
+  // nodes on each router, and global_links_per_router links from each router to other groups,
+  // spread over the routers of a group (Aries/Slingshot style): nodes = groups * routers * nodes.
+  int dragonfly_groups = 0;
+  int dragonfly_routers_per_group = 0;
+  int dragonfly_nodes_per_router = 0;
+  int dragonfly_global_links_per_router = 0;
+
+  // star: each node's private link; fat_tree: every link of the tree; torus, dragonfly: the
+  // router-to-router links. Unused by single_node.
+  LinkSpec link;
+  LinkSpec injection;    // torus, dragonfly: node-to-router link (defaults to `link`)
+  LinkSpec global_link;  // dragonfly inter-group links (defaults to `link`)
+  std::string routing = "minimal";
+
+  int ranks_per_node = 1;
+  LinkSpec intra_node;               // shared-memory transfers between ranks of one node
+  double message_overhead = 0;       // seconds of CPU per message posted (send or receive)
+  double memory_copy_bandwidth = 0;  // bytes per second of local copies (0: copies are free)
+  double group_launch_overhead = 0;  // seconds per Comm group (NCCL-like kernel launch)
+
+  int node_count() const;
+  // Largest P this platform can hold.
+  std::int64_t max_ranks() const {
+    return static_cast<std::int64_t>(node_count()) * ranks_per_node;
+  }
+};
+
+// Loads a platform from a YAML file, or a preset when `name_or_path` names one ("polaris").
+// Throws InputError "FILE:LINE: key 'x': ..." for unknown keys, missing keys, bad values and
+// impossible shapes.
+PlatformSpec load_platform(const std::string& name_or_path);
+// Parses YAML text; `origin` names it in error messages.
+PlatformSpec parse_platform(const std::string& yaml_text, const std::string& origin);
+
+struct PlatformPreset {
+  std::string name;
+  std::string description;
+  std::string yaml;  // embedded text, with comments citing the source of every number
+};
+const std::vector<PlatformPreset>& platform_presets();
+
+// Throws InvalidParameter when `ranks` ranks do not fit (fewer nodes than ceil(P /
+// ranks_per_node)).
+void check_fits(const PlatformSpec& spec, std::int64_t ranks);
+
+}  // namespace a2a

@@ -1,0 +1,167 @@
+#include "sim/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/errors.hpp"
+#include "algorithms/text_table.hpp"
+
+namespace a2a::sim {
+
+std::string format_seconds(double seconds) {
+  char text[32];
+  if (seconds < 1e-3) {
+    std::snprintf(text, sizeof text, "%.2f us", seconds * 1e6);
+  } else if (seconds < 1) {
+    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3f s", seconds);
+  }
+  return text;
+}
+
+namespace {
+
+std::vector<size_t> ranked_order(const std::vector<SimResult>& results) {
+  std::vector<size_t> order(results.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return results[a].predicted < results[b].predicted;
+  });
+  return order;
+}
+
+std::string phases_text(const SimResult& r) {
+  std::string out;
+  for (const auto& [label, seconds] : r.phase_mean) {
+    if (seconds <= 0) continue;
+    out += (out.empty() ? "" : " ") + label + "=" + format_seconds(seconds);
+  }
+  return out;
+}
+
+// Writes `text` to `path` through a temporary file renamed into place.
+void write_file(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out || !(out << text) || !out.flush()) throw Error("cannot write " + path);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
+}
+
+nlohmann::json stats_json(const RunStats& s) {
+  return {{"rounds", s.rounds},         {"messages", s.messages},
+          {"bytes_sent", s.bytes_sent}, {"meta_messages", s.meta_messages},
+          {"meta_bytes", s.meta_bytes}, {"copy_bytes", s.copy_bytes},
+          {"temp_peak", s.temp_peak}};
+}
+
+}  // namespace
+
+void print_ranked(std::ostream& out, const ScenarioSummary& summary,
+                  const std::vector<SimResult>& results) {
+  out << "# a2a run: " << summary.scenario << "\n# platform " << summary.platform << ", P="
+      << summary.ranks << " (" << summary.ranks_per_node << " per node), workload "
+      << summary.workload << ", engine " << summary.engine << ", vendor = " << summary.vendor
+      << "\n";
+  TextTable table({"#", "algorithm", "predicted", "vs best", "rank spread", "rounds",
+                   "msgs/rank", "bytes/rank", "peak temp", "time by phase (mean)", "wait",
+                   "check", "sim wall"});
+  const auto order = ranked_order(results);
+  const double best = results.empty() ? 0 : results[order.front()].predicted;
+  int place = 0;
+  for (size_t i : order) {
+    const SimResult& r = results[i];
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2fx", best > 0 ? r.predicted / best : 1.0);
+    table.add({std::to_string(++place), r.label, format_seconds(r.predicted), ratio,
+               format_seconds(r.fastest) + ".." + format_seconds(r.predicted),
+               std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
+               human_bytes(r.max_per_rank.bytes_sent), human_bytes(r.max_per_rank.temp_peak),
+               phases_text(r), format_seconds(r.wait_mean), r.check,
+               format_seconds(r.wall_seconds)});
+  }
+  table.print(out);
+}
+
+void write_json(const std::string& path, const ScenarioSummary& summary,
+                const std::vector<SimResult>& results) {
+  nlohmann::json doc;
+  doc["scenario"] = summary.scenario;
+  doc["platform"] = summary.platform;
+  doc["workload"] = summary.workload;
+  doc["ranks"] = summary.ranks;
+  doc["ranks_per_node"] = summary.ranks_per_node;
+  doc["engine"] = summary.engine;
+  doc["vendor"] = summary.vendor;
+  doc["results"] = nlohmann::json::array();
+  for (const SimResult& r : results) {
+    doc["results"].push_back({
+        {"algorithm", r.label},
+        {"predicted_seconds", r.predicted},
+        {"fastest_rank_seconds", r.fastest},
+        {"median_rank_seconds", r.median},
+        {"phase_seconds_mean", r.phase_mean},
+        {"wait_seconds_mean", r.wait_mean},
+        {"copy_seconds_mean", r.copy_mean},
+        {"max_per_rank", stats_json(r.max_per_rank)},
+        {"total", stats_json(r.total)},
+        {"intra_node_bytes", r.intra_node_bytes},
+        {"inter_node_bytes", r.inter_node_bytes},
+        {"simulator_wall_seconds", r.wall_seconds},
+        {"check", r.check},
+    });
+  }
+  write_file(path, doc.dump(2) + "\n");
+}
+
+void write_csv(const std::string& path, const std::vector<SimResult>& results) {
+  TextTable table({"algorithm", "predicted_seconds", "fastest_rank_seconds", "median_rank_seconds",
+                   "rounds", "messages_per_rank", "bytes_per_rank", "meta_messages_per_rank",
+                   "temp_peak_bytes", "wait_seconds_mean", "copy_seconds_mean",
+                   "intra_node_bytes", "inter_node_bytes", "simulator_wall_seconds", "check"});
+  auto number = [](double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", v);
+    return std::string(text);
+  };
+  for (const SimResult& r : results) {
+    table.add({r.label, number(r.predicted), number(r.fastest), number(r.median),
+               std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
+               std::to_string(r.max_per_rank.bytes_sent),
+               std::to_string(r.max_per_rank.meta_messages),
+               std::to_string(r.max_per_rank.temp_peak), number(r.wait_mean),
+               number(r.copy_mean), std::to_string(r.intra_node_bytes),
+               std::to_string(r.inter_node_bytes), number(r.wall_seconds), r.check});
+  }
+  table.write_csv(path);
+}
+
+void write_trace(const std::string& path, const std::vector<SimResult>& results) {
+  nlohmann::json events = nlohmann::json::array();
+  for (size_t c = 0; c < results.size(); ++c) {
+    const SimResult& r = results[c];
+    const int pid = static_cast<int>(c) + 1;
+    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
+                      {"args", {{"name", r.label}}}});
+    for (size_t rank = 0; rank < r.spans.size(); ++rank) {
+      const int tid = static_cast<int>(rank);
+      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid},
+                        {"args", {{"name", "rank " + std::to_string(rank)}}}});
+      double origin = r.spans[rank].empty() ? 0 : r.spans[rank].front().start;
+      for (const Span& span : r.spans[rank]) origin = std::min(origin, span.start);
+      for (const Span& span : r.spans[rank]) {
+        events.push_back({{"ph", "X"}, {"name", span.label}, {"pid", pid}, {"tid", tid},
+                          {"ts", (span.start - origin) * 1e6},
+                          {"dur", (span.end - span.start) * 1e6}});
+      }
+    }
+  }
+  write_file(path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() +
+                       "\n");
+}
+
+}  // namespace a2a::sim

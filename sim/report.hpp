@@ -1,0 +1,34 @@
+// Results of a simulated scenario for people (a ranked table) and programs (JSON, CSV, and a Chrome
+// trace-event timeline that opens in Perfetto). Files are written to a temporary name and renamed.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/simgrid/runner.hpp"
+
+namespace a2a::sim {
+
+struct ScenarioSummary {
+  std::string scenario;  // file path or "embedded default"
+  std::string platform;
+  std::string workload;
+  int ranks = 0;
+  int ranks_per_node = 0;
+  std::string engine = "simgrid";
+  std::string vendor;
+};
+
+void print_ranked(std::ostream& out, const ScenarioSummary& summary,
+                  const std::vector<SimResult>& results);
+void write_json(const std::string& path, const ScenarioSummary& summary,
+                const std::vector<SimResult>& results);
+void write_csv(const std::string& path, const std::vector<SimResult>& results);
+// One process per configuration, one track (thread) per traced rank, one slice per phase span.
+void write_trace(const std::string& path, const std::vector<SimResult>& results);
+
+// "12.3 us", "4.56 ms", "1.20 s"
+std::string format_seconds(double seconds);
+
+}  // namespace a2a::sim

@@ -1,0 +1,251 @@
+#include "sim/scenario.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "algorithms/errors.hpp"
+
+namespace a2a::sim {
+
+const std::string& default_scenario_yaml() {
+  static const std::string text = R"(# The embedded default scenario of `a2a run`: a few hundred ranks on a small dragonfly,
+# the vendor baseline against the linear, logarithmic and hierarchical families, with a radix sweep.
+platform: small_dragonfly
+ranks: 256
+workload: uniform:max=1024
+vendor: openmpi
+algorithms:
+  - vendor
+  - spread_out
+  - {name: scattered, batch: [8, 32]}
+  - two_phase_bruck
+  - padded_bruck
+  - {name: parlogna, radix: [2, 4, 16, 256]}
+  - {name: parlinna_coalesced, radix: 4, batch: 8}
+simulation:
+  payload: false
+  network_model: CM02
+)";
+  return text;
+}
+
+namespace {
+
+class Reader {
+ public:
+  Reader(std::string origin, std::set<std::string> overridden)
+      : origin_(std::move(origin)), overridden_(std::move(overridden)) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& key,
+                         const std::string& what) const {
+    std::string where = origin_;
+    if (overridden_.count(key)) {
+      where = "--set " + key;
+    } else if (node.Mark().line >= 0) {
+      where += ":" + std::to_string(node.Mark().line + 1);
+    }
+    throw InputError(where + ": key '" + key + "': " + what);
+  }
+
+  std::string where(const YAML::Node& node) const {
+    return node.Mark().line >= 0 ? origin_ + ":" + std::to_string(node.Mark().line + 1) : origin_;
+  }
+
+  template <typename T>
+  T scalar(const YAML::Node& node, const std::string& key, const char* expected) const {
+    if (!node.IsScalar()) fail(node, key, std::string("expected ") + expected);
+    try {
+      return node.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(node, key, std::string("expected ") + expected + ", got '" + node.Scalar() + "'");
+    }
+  }
+
+ private:
+  std::string origin_;
+  std::set<std::string> overridden_;
+};
+
+// "radix: [2, 4]" / "radix: 4" / "radix: all" -> "2,4" / "4" / "all"
+std::string choice_text(const Reader& reader, const YAML::Node& node, const std::string& key) {
+  if (node.IsScalar()) {
+    if (node.Scalar() == "all") return "all";
+    return std::to_string(reader.scalar<long long>(node, key, "an integer, a list or all"));
+  }
+  if (!node.IsSequence() || node.size() == 0) {
+    reader.fail(node, key, "expected an integer, a non-empty list of integers, or all");
+  }
+  std::string out;
+  for (const auto& item : node) {
+    out += (out.empty() ? "" : ",") +
+           std::to_string(reader.scalar<long long>(item, key, "a list of integers"));
+  }
+  return out;
+}
+
+AlgorithmEntry read_algorithm(const Reader& reader, const YAML::Node& node) {
+  AlgorithmEntry entry;
+  entry.where = reader.where(node);
+  if (node.IsScalar()) {
+    // "name" or "name:key=value,key=value"
+    const std::string spec = node.Scalar();
+    const auto colon = spec.find(':');
+    entry.name = spec.substr(0, colon);
+    if (colon != std::string::npos) {
+      std::stringstream rest(spec.substr(colon + 1));
+      std::string item;
+      while (std::getline(rest, item, ',')) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+          reader.fail(node, "algorithms", "expected name:key=value, got '" + spec + "'");
+        }
+        entry.params[item.substr(0, eq)] = item.substr(eq + 1);
+      }
+    }
+  } else if (node.IsMap()) {
+    for (const auto& item : node) {
+      const std::string key = item.first.as<std::string>();
+      if (key == "name") {
+        entry.name = reader.scalar<std::string>(item.second, "algorithms.name", "a name");
+      } else {
+        entry.params[key] = choice_text(reader, item.second, "algorithms." + key);
+      }
+    }
+    if (entry.name.empty()) reader.fail(node, "algorithms", "entry without a name");
+  } else {
+    reader.fail(node, "algorithms", "expected a name or {name: ..., param: ...}");
+  }
+  try {
+    if (entry.name != "all") find_algorithm(entry.name);
+  } catch (const InvalidParameter& error) {
+    reader.fail(node, "algorithms", error.what());
+  }
+  return entry;
+}
+
+void read_simulation(const Reader& reader, const YAML::Node& node, SimOptions& options) {
+  if (!node.IsMap()) reader.fail(node, "simulation", "expected a mapping");
+  for (const auto& item : node) {
+    const std::string key = item.first.as<std::string>();
+    const std::string full = "simulation." + key;
+    if (key == "payload") {
+      options.payload = reader.scalar<bool>(item.second, full, "true or false");
+    } else if (key == "network_model") {
+      options.network_model = reader.scalar<std::string>(item.second, full, "CM02, LV08 or SMPI");
+      if (options.network_model != "CM02" && options.network_model != "LV08" &&
+          options.network_model != "SMPI") {
+        reader.fail(item.second, full, "expected CM02, LV08 or SMPI");
+      }
+    } else if (key == "crosstraffic") {
+      options.crosstraffic = reader.scalar<bool>(item.second, full, "true or false");
+    } else if (key == "trace_ranks") {
+      options.trace_ranks = reader.scalar<int>(item.second, full, "an integer");
+      if (options.trace_ranks < 0) reader.fail(item.second, full, "must be >= 0");
+    } else {
+      reader.fail(item.first, full,
+                  "unknown key (known: payload, network_model, crosstraffic, trace_ranks)");
+    }
+  }
+}
+
+// Sets a dotted key in the document to a YAML value.
+void apply_override(YAML::Node& root, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError("--set " + text + ": expected key=value");
+  }
+  const std::string key = text.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& error) {
+    throw InputError("--set " + key + ": value is not YAML: " + error.msg);
+  }
+  std::vector<std::string> parts;
+  std::stringstream path(key);
+  for (std::string part; std::getline(path, part, '.');) parts.push_back(part);
+  // yaml-cpp's operator[] returns a handle into the tree; walk with reset-free copies.
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) next = YAML::Node(YAML::NodeType::Map);
+    chain.back()[parts[i]] = next;
+    chain.push_back(chain.back()[parts[i]]);
+  }
+  chain.back()[parts.back()] = value;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Scenario scenario;
+  std::string text;
+  if (path.empty()) {
+    scenario.origin = "embedded default scenario";
+    text = default_scenario_yaml();
+  } else {
+    std::ifstream in(path);
+    if (!in) throw InputError(path + ": cannot read the scenario file");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+    scenario.origin = path;
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& error) {
+    throw InputError(scenario.origin + ":" + std::to_string(error.mark.line + 1) +
+                     ": not valid YAML: " + error.msg);
+  }
+  if (!root.IsMap()) throw InputError(scenario.origin + ": expected a mapping of scenario keys");
+  std::set<std::string> overridden;
+  for (const std::string& item : overrides) {
+    apply_override(root, item);
+    overridden.insert(item.substr(0, item.find('=')));
+  }
+  const Reader reader(scenario.origin, overridden);
+  bool has_ranks = false, has_algorithms = false, has_platform = false;
+  for (const auto& item : root) {
+    const std::string key = item.first.as<std::string>();
+    const YAML::Node& value = item.second;
+    if (key == "platform") {
+      scenario.platform = reader.scalar<std::string>(value, key, "a preset name or a file path");
+      has_platform = true;
+    } else if (key == "ranks") {
+      scenario.ranks = reader.scalar<int>(value, key, "an integer");
+      if (scenario.ranks < 1) reader.fail(value, key, "must be >= 1");
+      has_ranks = true;
+    } else if (key == "workload") {
+      scenario.workload = reader.scalar<std::string>(value, key, "a workload spec");
+    } else if (key == "vendor") {
+      scenario.simulation.vendor = reader.scalar<std::string>(value, key, "openmpi or mpich");
+    } else if (key == "engine") {
+      scenario.engine = reader.scalar<std::string>(value, key, "simgrid");
+      if (scenario.engine != "simgrid") {
+        reader.fail(value, key, "unknown engine '" + scenario.engine + "' (known: simgrid)");
+      }
+    } else if (key == "algorithms") {
+      if (!value.IsSequence() || value.size() == 0) {
+        reader.fail(value, key, "expected a non-empty list");
+      }
+      for (const auto& entry : value) scenario.algorithms.push_back(read_algorithm(reader, entry));
+      has_algorithms = true;
+    } else if (key == "simulation") {
+      read_simulation(reader, value, scenario.simulation);
+    } else {
+      reader.fail(item.first, key,
+                  "unknown key (known: platform, ranks, workload, vendor, engine, algorithms, "
+                  "simulation)");
+    }
+  }
+  if (!has_platform) reader.fail(root, "platform", "missing");
+  if (!has_ranks) reader.fail(root, "ranks", "missing");
+  if (!has_algorithms) reader.fail(root, "algorithms", "missing");
+  return scenario;
+}
+
+}  // namespace a2a::sim

@@ -1,0 +1,36 @@
+// Scenarios: what `a2a run` simulates — a platform, P, a workload, the algorithm configurations —
+// as YAML (docs/scenarios.md). Errors name the file, line and key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "sim/simgrid/runner.hpp"
+
+namespace a2a::sim {
+
+struct AlgorithmEntry {
+  std::string name;
+  ParamChoices params;  // value lists ("2,4,8") or "all"
+  std::string where;    // "FILE:LINE" of the entry, for errors about it
+};
+
+struct Scenario {
+  std::string origin;       // file path, or "embedded default scenario"
+  std::string platform;     // preset name or platform YAML path
+  int ranks = 0;
+  std::string workload = "uniform";
+  std::string engine = "simgrid";
+  std::vector<AlgorithmEntry> algorithms;
+  SimOptions simulation;
+};
+
+// The scenario `a2a run` runs without an argument.
+const std::string& default_scenario_yaml();
+
+// Loads `path` (or the embedded default when empty) and applies `overrides` ("key=value", dotted
+// keys such as simulation.payload=true; values are YAML). Throws InputError naming file:line and key.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace a2a::sim

@@ -1,0 +1,22 @@
+// What `vendor` means in simulation: a named MPI library's default MPI_Alltoallv choice, expressed
+// as a catalog configuration (the same code that runs on real MPI).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+
+namespace a2a::sim {
+
+// Known names, for error messages and `a2a list`.
+const std::vector<std::string>& vendor_names();
+
+// "openmpi": Open MPI coll/tuned's fixed decision for alltoallv (communicator size only):
+//   P < 4 pairwise; < 64 basic_linear; < 128 pairwise; < 256 basic_linear; < 1024 pairwise;
+//   else basic_linear (coll_tuned_decision_fixed.c).
+// "mpich": MPIR_Alltoallv_intra_scattered with MPIR_CVAR_ALLTOALL_THROTTLE = 32 (its default).
+// Throws InvalidParameter for other names.
+Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node);
+
+}  // namespace a2a::sim
