@@ -5,11 +5,13 @@
 //  * A message is described, not materialised: the algorithm passes a callable that enumerates the
 //    pieces (block identity, where the bytes live, how many). The backend calls it exactly once,
 //    while isend/irecv/copy runs, and never keeps it: MPI packs bytes, a simulator sums sizes.
-//  * Blocks are named by identity (source rank, destination rank). Their sizes are looked up through
-//    block_bytes(): a rank knows its own send and receive blocks and any block whose size it received
-//    in a metadata message. On MPI the sizes are real integers that travel; a simulator may answer
-//    from its lazy workload generator instead of storing them.
-//  * Payload may be absent. Algorithms never read or write bytes themselves, so they cannot branch on
+//  * Blocks are named by identity (source rank, destination rank). Their sizes are looked up
+//  through
+//    block_bytes(): a rank knows its own send and receive blocks and any block whose size it
+//    received in a metadata message. On MPI the sizes are real integers that travel; a simulator
+//    may answer from its lazy workload generator instead of storing them.
+//  * Payload may be absent. Algorithms never read or write bytes themselves, so they cannot branch
+//  on
 //    them.
 #pragma once
 
@@ -107,6 +109,10 @@ class Comm {
   virtual std::optional<Bytes> uniform_block_bytes() const = 0;
 
   // ---- point to point (non-blocking) ----------------------------------------------------------
+  // Buffer rule: a message of two or more pieces is packed when isend is called, so its places may
+  // be overwritten (e.g. received into) right away — store-and-forward rounds rely on this. A
+  // single contiguous piece may be sent in place: do not write it before waiting on the send.
+  // irecv writes its places only when the request completes.
   virtual Request isend(int peer, Pieces pieces) = 0;
   virtual Request irecv(int peer, Pieces pieces) = 0;
   // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them.

@@ -26,7 +26,8 @@ inline int num_digits(std::int64_t value, std::int64_t radix) {
 // radix^exponent, exact in 64-bit for the ranges used (r^x < P).
 inline std::int64_t ipow(std::int64_t radix, int exponent) {
   std::int64_t out = 1;
-  for (int i = 0; i < exponent; ++i) out *= radix;
+  for (int i = 0; i < exponent; ++i)
+    out *= radix;
   return out;
 }
 

@@ -25,9 +25,7 @@ inline void copy_self_block(Comm& comm) {
   const int p = comm.rank();
   const BlockId block{p, p};
   const Bytes bytes = comm.block_bytes(block);
-  comm.copy([&](MoveSink out) {
-    out({block, Place::send_block(p), Place::recv_block(p), bytes});
-  });
+  comm.copy([&](MoveSink out) { out({block, Place::send_block(p), Place::recv_block(p), bytes}); });
 }
 
 }  // namespace a2a::direct

@@ -37,18 +37,26 @@ void check_no_overlap(const std::vector<std::int64_t>& counts,
 
 std::string place_text(Place place) {
   switch (place.area) {
-    case Place::Area::send_block: return "send block " + std::to_string(place.index);
-    case Place::Area::recv_block: return "receive block " + std::to_string(place.index);
-    case Place::Area::temp: return "temp buffer " + std::to_string(place.index);
-    case Place::Area::recv_buffer: return "receive buffer";
+    case Place::Area::send_block:
+      return "send block " + std::to_string(place.index);
+    case Place::Area::recv_block:
+      return "receive block " + std::to_string(place.index);
+    case Place::Area::temp:
+      return "temp buffer " + std::to_string(place.index);
+    case Place::Area::recv_buffer:
+      return "receive buffer";
   }
   return "?";
 }
 
 }  // namespace
 
-Bytes ExchangeLayout::send_buffer_bytes() const { return buffer_end(sendcounts, sdispls, extent); }
-Bytes ExchangeLayout::recv_buffer_bytes() const { return buffer_end(recvcounts, rdispls, extent); }
+Bytes ExchangeLayout::send_buffer_bytes() const {
+  return buffer_end(sendcounts, sdispls, extent);
+}
+Bytes ExchangeLayout::recv_buffer_bytes() const {
+  return buffer_end(recvcounts, rdispls, extent);
+}
 
 void validate_layout(const ExchangeLayout& layout, int rank) {
   const std::size_t P = layout.sendcounts.size();
@@ -57,8 +65,7 @@ void validate_layout(const ExchangeLayout& layout, int rank) {
                            std::to_string(rank));
   }
   if (layout.extent <= 0) {
-    throw InvalidParameter("element extent must be positive, got " +
-                           std::to_string(layout.extent));
+    throw InvalidParameter("element extent must be positive, got " + std::to_string(layout.extent));
   }
   for (std::size_t i = 0; i < P; ++i) {
     auto bad = [&](const char* name, std::int64_t v) {
@@ -89,8 +96,8 @@ Bytes KnownSizes::get(BlockId block) const {
 
 void KnownSizes::learn(BlockId block, Bytes bytes) {
   if (bytes < 0) {
-    throw ContractViolation("negative size received for block " + std::to_string(block.src) +
-                            "->" + std::to_string(block.dst));
+    throw ContractViolation("negative size received for block " + std::to_string(block.src) + "->" +
+                            std::to_string(block.dst));
   }
   if (block.src == rank_ || block.dst == rank_) {
     // The rank's own view (its count arrays) wins; a disagreement means the caller's counts are
@@ -98,17 +105,17 @@ void KnownSizes::learn(BlockId block, Bytes bytes) {
     Bytes own = get(block);
     if (own != bytes) {
       throw InvalidParameter("counts disagree: rank " + std::to_string(rank_) + " has " +
-                             std::to_string(own) + " bytes for block " +
-                             std::to_string(block.src) + "->" + std::to_string(block.dst) +
-                             " but a peer announced " + std::to_string(bytes));
+                             std::to_string(own) + " bytes for block " + std::to_string(block.src) +
+                             "->" + std::to_string(block.dst) + " but a peer announced " +
+                             std::to_string(bytes));
     }
     return;
   }
   learned_[key(block)] = bytes;
 }
 
-PayloadBuffers::PayloadBuffers(const ExchangeLayout& layout, const std::byte* send,
-                               std::byte* recv, RunStats& stats)
+PayloadBuffers::PayloadBuffers(const ExchangeLayout& layout, const std::byte* send, std::byte* recv,
+                               RunStats& stats)
     : layout_(layout), send_(send), recv_(recv), stats_(stats) {}
 
 Bytes PayloadBuffers::area_bytes(Place place) const {
@@ -126,7 +133,8 @@ Bytes PayloadBuffers::area_bytes(Place place) const {
         break;
       }
       return temp_sizes_[place.index];
-    case Place::Area::recv_buffer: return layout_.recv_buffer_bytes();
+    case Place::Area::recv_buffer:
+      return layout_.recv_buffer_bytes();
   }
   throw ContractViolation("no such " + place_text(place));
 }
@@ -144,8 +152,10 @@ std::byte* PayloadBuffers::address(Place place, Bytes bytes) const {
              place.offset;
     case Place::Area::recv_block:
       return recv_ + layout_.rdispls[place.index] * layout_.extent + place.offset;
-    case Place::Area::temp: return temps_[place.index].get() + place.offset;
-    case Place::Area::recv_buffer: return recv_ + place.offset;
+    case Place::Area::temp:
+      return temps_[place.index].get() + place.offset;
+    case Place::Area::recv_buffer:
+      return recv_ + place.offset;
   }
   return nullptr;
 }

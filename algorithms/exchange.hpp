@@ -1,5 +1,5 @@
-// The exchange description (DESIGN.md, "The exchange description") and the byte-level machinery every
-// payload-carrying backend shares: resolving a Place to memory with bounds checks, temporary
+// The exchange description (DESIGN.md, "The exchange description") and the byte-level machinery
+// every payload-carrying backend shares: resolving a Place to memory with bounds checks, temporary
 // buffers with peak accounting, and the table of block sizes a rank knows.
 #pragma once
 

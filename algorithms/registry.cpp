@@ -12,19 +12,26 @@ namespace a2a {
 
 const char* family_name(Family family) {
   switch (family) {
-    case Family::linear: return "linear";
-    case Family::bruck: return "bruck";
-    case Family::logarithmic: return "logarithmic";
-    case Family::hierarchical: return "hierarchical";
-    case Family::memory_efficient: return "memory-efficient";
-    case Family::vendor: return "vendor";
+    case Family::linear:
+      return "linear";
+    case Family::bruck:
+      return "bruck";
+    case Family::logarithmic:
+      return "logarithmic";
+    case Family::hierarchical:
+      return "hierarchical";
+    case Family::memory_efficient:
+      return "memory-efficient";
+    case Family::vendor:
+      return "vendor";
   }
   return "?";
 }
 
 std::int64_t Params::get(const std::string& name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) throw ContractViolation("algorithm parameter '" + name + "' was not set");
+  if (it == values_.end())
+    throw ContractViolation("algorithm parameter '" + name + "' was not set");
   return it->second;
 }
 
@@ -39,11 +46,12 @@ std::string Configuration::label() const {
 const std::vector<AlgorithmInfo>& catalog() {
   using namespace catalog_entries;
   static const std::vector<AlgorithmInfo> entries = {
-      spread_out(),      scattered(),          ompi_linear(),        ompi_pairwise(),
-      xor_pairwise(),    vendor(),             bruck_basic(),        bruck_modified(),
-      bruck_zero_copy(), bruck_zero_rotation(), bruck_radix(),       padded_alltoall(),
-      padded_bruck(),    two_phase_bruck(),    parlogna(),           parlinna_coalesced(),
-      parlinna_staggered(), bitonic_inplace(),
+      spread_out(),          scattered(),          ompi_linear(),
+      ompi_pairwise(),       xor_pairwise(),       vendor(),
+      bruck_basic(),         bruck_modified(),     bruck_zero_copy(),
+      bruck_zero_rotation(), bruck_radix(),        padded_alltoall(),
+      padded_bruck(),        two_phase_bruck(),    parlogna(),
+      parlinna_coalesced(),  parlinna_staggered(), bitonic_inplace(),
   };
   return entries;
 }
@@ -53,7 +61,8 @@ const AlgorithmInfo& find_algorithm(const std::string& name) {
     if (info.name == name) return info;
   }
   std::string known;
-  for (const auto& info : catalog()) known += (known.empty() ? "" : ", ") + info.name;
+  for (const auto& info : catalog())
+    known += (known.empty() ? "" : ", ") + info.name;
   throw InvalidParameter("unknown algorithm '" + name + "' (known: " + known + ")");
 }
 
@@ -73,9 +82,12 @@ std::int64_t parse_int(const std::string& text, const std::string& what) {
 // radix of a one-rank exchange is moot (there are no rounds).
 std::int64_t upper_bound(const ParamSpec& spec, int ranks) {
   switch (spec.max.kind) {
-    case ParamBound::Kind::none: return INT64_MAX;
-    case ParamBound::Kind::number: return spec.max.value;
-    case ParamBound::Kind::ranks: return std::max<std::int64_t>(ranks, spec.min);
+    case ParamBound::Kind::none:
+      return INT64_MAX;
+    case ParamBound::Kind::number:
+      return spec.max.value;
+    case ParamBound::Kind::ranks:
+      return std::max<std::int64_t>(ranks, spec.min);
   }
   return INT64_MAX;
 }
@@ -101,7 +113,8 @@ Configuration configure(const std::string& name, const std::map<std::string, std
   config.algorithm = &find_algorithm(name);
   for (const auto& [key, value] : given) {
     bool known = false;
-    for (const auto& spec : config.algorithm->params) known = known || spec.name == key;
+    for (const auto& spec : config.algorithm->params)
+      known = known || spec.name == key;
     if (!known) {
       throw InvalidParameter("algorithm '" + name + "' has no parameter '" + key + "'");
     }
@@ -115,8 +128,8 @@ Configuration configure(const std::string& name, const std::map<std::string, std
     if (it == given.end()) value = std::min<std::int64_t>(value, upper_bound(spec, ranks));
     if (value < spec.min || value > upper_bound(spec, ranks)) {
       throw InvalidParameter(name + ": parameter " + spec.name + "=" + std::to_string(value) +
-                             " is out of range " + range_text(spec, ranks) + " for P=" +
-                             std::to_string(ranks));
+                             " is out of range " + range_text(spec, ranks) +
+                             " for P=" + std::to_string(ranks));
     }
     config.params.set(spec.name, value);
   }
@@ -158,12 +171,14 @@ std::vector<Configuration> expand(const AlgorithmInfo& algorithm, const ParamCho
         throw InvalidParameter("parameter " + spec.name + "=all: " + algorithm.name +
                                " has no upper bound for it; give explicit values");
       }
-      for (std::int64_t v = spec.min; v <= hi; ++v) values.push_back(v);
+      for (std::int64_t v = spec.min; v <= hi; ++v)
+        values.push_back(v);
       from_all = true;
     } else {
       std::stringstream list(it->second);
       std::string item;
-      while (std::getline(list, item, ',')) values.push_back(parse_int(item, spec.name));
+      while (std::getline(list, item, ','))
+        values.push_back(parse_int(item, spec.name));
     }
     axes.emplace_back(spec.name, std::move(values));
   }

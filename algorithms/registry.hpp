@@ -42,9 +42,9 @@ struct ParamSpec {
 struct ExchangeShape {
   int ranks = 1;
   int ranks_per_node = 1;
-  bool uniform = false;                // every block has the same size
-  bool balanced = false;               // every rank sends and receives the same total
-  bool contiguous_in_order = false;    // blocks packed back to back in rank order, no gaps
+  bool uniform = false;              // every block has the same size
+  bool balanced = false;             // every rank sends and receives the same total
+  bool contiguous_in_order = false;  // blocks packed back to back in rank order, no gaps
 };
 
 // Parameter values resolved for one run.
@@ -94,8 +94,8 @@ Configuration configure(const std::string& name, const std::map<std::string, std
 // Command-line parameter choices: name -> "4", "2,4,8" or "all" (every value in the algorithm's
 // range; needs a bounded range). Choices naming parameters an algorithm lacks are ignored for it.
 using ParamChoices = std::map<std::string, std::string>;
-// Every configuration of `algorithm` the choices select, for P = ranks. Explicit values out of range
-// throw InvalidParameter; combinations from "all" that the algorithm rejects are dropped.
+// Every configuration of `algorithm` the choices select, for P = ranks. Explicit values out of
+// range throw InvalidParameter; combinations from "all" that the algorithm rejects are dropped.
 std::vector<Configuration> expand(const AlgorithmInfo& algorithm, const ParamChoices& choices,
                                   int ranks, int ranks_per_node);
 

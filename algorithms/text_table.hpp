@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,7 +26,8 @@ class TextTable {
       }
     };
     widen(headers_);
-    for (const auto& row : rows_) widen(row);
+    for (const auto& row : rows_)
+      widen(row);
     auto line = [&](const std::vector<std::string>& row) {
       std::string text;
       for (size_t i = 0; i < row.size() && i < width.size(); ++i) {
@@ -38,9 +38,11 @@ class TextTable {
     };
     line(headers_);
     std::vector<std::string> rule;
-    for (size_t w : width) rule.push_back(std::string(w, '-'));
+    for (size_t w : width)
+      rule.push_back(std::string(w, '-'));
     line(rule);
-    for (const auto& row : rows_) line(row);
+    for (const auto& row : rows_)
+      line(row);
   }
 
   // Writes the table as CSV to a temporary file, then renames it into place, so an interrupted run
@@ -51,11 +53,13 @@ class TextTable {
       std::ofstream out(temporary);
       if (!out) throw Error("cannot write " + path);
       auto line = [&](const std::vector<std::string>& row) {
-        for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << csv_field(row[i]);
+        for (size_t i = 0; i < row.size(); ++i)
+          out << (i ? "," : "") << csv_field(row[i]);
         out << '\n';
       };
       line(headers_);
-      for (const auto& row : rows_) line(row);
+      for (const auto& row : rows_)
+        line(row);
       if (!out.flush()) throw Error("cannot write " + path);
     }
     if (std::rename(temporary.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
@@ -65,7 +69,8 @@ class TextTable {
   static std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : text)
+      quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";
   }
 

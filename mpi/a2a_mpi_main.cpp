@@ -1,5 +1,5 @@
-// a2a-mpi: the catalog on real MPI. `list` prints the registry; `verify` proves every algorithm byte
-// for byte against MPI_Alltoallv; `bench` times them (run the last two under mpirun).
+// a2a-mpi: the catalog on real MPI. `list` prints the registry; `verify` proves every algorithm
+// byte for byte against MPI_Alltoallv; `bench` times them (run the last two under mpirun).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +8,6 @@
 #include "algorithms/errors.hpp"
 #include "mpi/commands.hpp"
 #include "workloads/listing.hpp"
-
 
 namespace {
 
@@ -21,15 +20,18 @@ bool first_rank_by_environment() {
 }
 
 void add_common(CLI::App& command, a2a::mpi::CommonOptions& options) {
-  command.add_option("-a,--algorithm", options.selection.algorithms,
-                     "algorithm names, or all (repeatable)")
+  command
+      .add_option("-a,--algorithm", options.selection.algorithms,
+                  "algorithm names, or all (repeatable)")
       ->default_str("all");
-  command.add_option("-w,--workload", options.workloads,
-                     "workload specs, e.g. uniform:max=1024 (repeatable; `a2a-mpi list`)")
+  command
+      .add_option("-w,--workload", options.workloads,
+                  "workload specs, e.g. uniform:max=1024 (repeatable; `a2a-mpi list`)")
       ->default_str("uniform");
   for (const char* name : {"radix", "batch", "ranks_per_node", "chunk"}) {
     std::string flag = std::string("--") + name;
-    for (char& c : flag) c = c == '_' ? '-' : c;
+    for (char& c : flag)
+      c = c == '_' ? '-' : c;
     command.add_option_function<std::string>(
         flag, [&options, name](const std::string& v) { options.selection.params[name] = v; },
         std::string("algorithm parameter ") + name + ": N, N,M,... or all");
@@ -46,8 +48,9 @@ void add_common(CLI::App& command, a2a::mpi::CommonOptions& options) {
         }
       },
       "any algorithm parameter as key=value (repeatable)");
-  command.add_option("--node-size", options.node_size,
-                     "ranks per node of the machine layout (default: detected)")
+  command
+      .add_option("--node-size", options.node_size,
+                  "ranks per node of the machine layout (default: detected)")
       ->check(CLI::PositiveNumber);
   command.add_option("--csv", options.csv_path, "also write the table as CSV");
 }
@@ -59,7 +62,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "print the algorithm and workload catalogs");
   a2a::mpi::CommonOptions verify_options;
-  auto* verify = app.add_subcommand("verify", "check algorithms byte for byte against MPI_Alltoallv");
+  auto* verify =
+      app.add_subcommand("verify", "check algorithms byte for byte against MPI_Alltoallv");
   add_common(*verify, verify_options);
   a2a::mpi::BenchOptions bench_options;
   auto* bench = app.add_subcommand("bench", "time algorithms (slowest rank, min/median/max)");
@@ -68,8 +72,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   bench->add_option("--warmup", bench_options.warmup, "untimed iterations first")
       ->check(CLI::NonNegativeNumber);
-  bench->add_option("--sizes", bench_options.sizes,
-                    "block sizes in bytes replacing the workload's size option")
+  bench
+      ->add_option("--sizes", bench_options.sizes,
+                   "block sizes in bytes replacing the workload's size option")
       ->delimiter(',');
   try {
     app.parse(argc, argv);

@@ -53,7 +53,8 @@ Bytes average_block_bytes(const Workload& workload) {
   // Exact mean over the P x P matrix; bench runs at MPI scale where P^2 is small.
   long double total = 0;
   for (int s = 0; s < workload.ranks(); ++s) {
-    for (int d = 0; d < workload.ranks(); ++d) total += workload.count(s, d);
+    for (int d = 0; d < workload.ranks(); ++d)
+      total += workload.count(s, d);
   }
   return static_cast<Bytes>(total * workload.element_bytes() /
                             (static_cast<long double>(workload.ranks()) * workload.ranks()));
@@ -65,13 +66,15 @@ int run_bench(const BenchOptions& options) {
   Context context(MPI_COMM_WORLD, options.common.node_size);
   const bool root = context.rank() == 0;
   if (options.iterations < 1 || options.warmup < 0) {
-    if (root) std::fprintf(stderr, "a2a-mpi bench: error: --iterations must be >= 1 and --warmup >= 0\n");
+    if (root)
+      std::fprintf(stderr, "a2a-mpi bench: error: --iterations must be >= 1 and --warmup >= 0\n");
     return 2;
   }
   std::vector<std::string> specs;
   for (const auto& spec : options.common.workloads) {
     if (options.sizes.empty()) specs.push_back(spec);
-    for (long long size : options.sizes) specs.push_back(with_size(spec, size));
+    for (long long size : options.sizes)
+      specs.push_back(with_size(spec, size));
   }
   // vendor first: it is the baseline of the ratio column.
   Selection selection = options.common.selection;
@@ -111,8 +114,8 @@ int run_bench(const BenchOptions& options) {
         MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, context.comm());
         if (i >= options.warmup) samples.push_back(elapsed);
       }
-      int wrong = describe_mismatch(run.layout, run.buffers.expected, run.buffers.recv).empty()
-                      ? 0 : 1;
+      int wrong =
+          describe_mismatch(run.layout, run.buffers.expected, run.buffers.recv).empty() ? 0 : 1;
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, context.comm());
       failures += wrong ? 1 : 0;
       const Timing timing = summarize(samples);

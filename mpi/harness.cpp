@@ -39,12 +39,10 @@ RunStats run_configuration(const Context& context, const Configuration& config,
 }
 
 RunStats max_over_ranks(const Context& context, const RunStats& mine) {
-  std::int64_t values[] = {mine.rounds,        mine.messages,   mine.bytes_sent,
-                           mine.meta_messages, mine.meta_bytes, mine.copy_bytes,
-                           mine.temp_peak,     mine.staging_peak};
+  std::int64_t values[] = {mine.rounds,     mine.messages,   mine.bytes_sent, mine.meta_messages,
+                           mine.meta_bytes, mine.copy_bytes, mine.temp_peak,  mine.staging_peak};
   MPI_Allreduce(MPI_IN_PLACE, values, 8, MPI_INT64_T, MPI_MAX, context.comm());
-  return {values[0], values[1], values[2], values[3],
-          values[4], values[5], values[6], values[7]};
+  return {values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7]};
 }
 
 }  // namespace a2a::mpi

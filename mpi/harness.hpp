@@ -1,5 +1,5 @@
-// What `a2a-mpi verify` and `a2a-mpi bench` share: choosing configurations for a workload, preparing
-// a rank's buffers, running one configuration, and turning failures into one clear line.
+// What `a2a-mpi verify` and `a2a-mpi bench` share: choosing configurations for a workload,
+// preparing a rank's buffers, running one configuration, and turning failures into one clear line.
 #pragma once
 
 #include <optional>
@@ -14,7 +14,6 @@
 #include "workloads/workload.hpp"
 
 namespace a2a::mpi {
-
 
 // One rank's exchange for a workload and layout.
 struct PreparedExchange {

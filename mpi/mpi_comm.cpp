@@ -73,8 +73,7 @@ Context::~Context() {
   if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-MpiComm::MpiComm(const Context& context, const ExchangeLayout& layout, const void* send,
-                 void* recv)
+MpiComm::MpiComm(const Context& context, const ExchangeLayout& layout, const void* send, void* recv)
     : context_(context),
       layout_(layout),
       buffers_(layout, static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), stats_),
@@ -95,13 +94,14 @@ MpiComm::~MpiComm() {
 
 Bytes MpiComm::max_send_block_bytes() const {
   Bytes largest = 0;
-  for (int d = 0; d < size(); ++d) largest = std::max(largest, layout_.send_bytes(d));
+  for (int d = 0; d < size(); ++d)
+    largest = std::max(largest, layout_.send_bytes(d));
   return largest;
 }
 
 int MpiComm::outstanding() const {
-  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
-                                        [](const Slot& s) { return s.busy; }));
+  return static_cast<int>(
+      std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; }));
 }
 
 int MpiComm::take_slot(Kind kind) {
@@ -127,8 +127,7 @@ void MpiComm::check_peer(int peer) const {
   }
 }
 
-void MpiComm::post(void* data, Bytes bytes, int peer, int tag, bool receive,
-                   MPI_Request* request) {
+void MpiComm::post(void* data, Bytes bytes, int peer, int tag, bool receive, MPI_Request* request) {
   MPI_Datatype type = MPI_BYTE;
   int count = static_cast<int>(bytes);
   if (bytes > INT_MAX) {
@@ -184,7 +183,8 @@ Request MpiComm::irecv(int peer, Pieces pieces) {
     data = buffers_.writable(slot.pieces[0].at, slot.pieces[0].bytes);
     slot.pieces.clear();  // nothing to unpack
   } else {
-    for (const Piece& piece : slot.pieces) buffers_.writable(piece.at, piece.bytes);  // bounds
+    for (const Piece& piece : slot.pieces)
+      buffers_.writable(piece.at, piece.bytes);  // bounds
     slot.staging.resize(static_cast<size_t>(total));
     track_staging(total);
     data = slot.staging.data();
@@ -241,15 +241,18 @@ Request MpiComm::irecv_values(int peer, std::span<std::int64_t> out) {
 void MpiComm::finish(int id) {
   Slot& slot = slots_[id];
   switch (slot.kind) {
-    case Kind::send: break;
+    case Kind::send:
+      break;
     case Kind::recv:
       if (!slot.pieces.empty()) buffers_.unpack(slot.pieces, slot.staging.data());
       break;
     case Kind::send_sizes:
     case Kind::send_values:
-    case Kind::recv_values: break;
+    case Kind::recv_values:
+      break;
     case Kind::recv_sizes:
-      for (size_t i = 0; i < slot.blocks.size(); ++i) sizes_.learn(slot.blocks[i], slot.sizes[i]);
+      for (size_t i = 0; i < slot.blocks.size(); ++i)
+        sizes_.learn(slot.blocks[i], slot.sizes[i]);
       break;
   }
   if (!slot.staging.empty()) track_staging(-static_cast<Bytes>(slot.staging.size()));
@@ -260,8 +263,7 @@ void MpiComm::finish(int id) {
 }
 
 void MpiComm::wait(Request request) {
-  if (request.id < 0 || request.id >= static_cast<int>(slots_.size()) ||
-      !slots_[request.id].busy) {
+  if (request.id < 0 || request.id >= static_cast<int>(slots_.size()) || !slots_[request.id].busy) {
     throw ContractViolation("wait on a request that is not outstanding");
   }
   check(MPI_Wait(&slots_[request.id].request, MPI_STATUS_IGNORE), "MPI_Wait");
@@ -284,7 +286,9 @@ void MpiComm::wait_all() {
   }
 }
 
-void MpiComm::copy(Moves moves) { stats_.copy_bytes += buffers_.copy(moves); }
+void MpiComm::copy(Moves moves) {
+  stats_.copy_bytes += buffers_.copy(moves);
+}
 
 Bytes MpiComm::allreduce_max(Bytes value) {
   std::int64_t in = value, out = 0;

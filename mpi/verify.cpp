@@ -78,15 +78,17 @@ Reference make_reference(const Workload& workload, const Context& context, Layou
   return reference;
 }
 
-std::string count_text(std::int64_t v) { return std::to_string(v); }
+std::string count_text(std::int64_t v) {
+  return std::to_string(v);
+}
 
 }  // namespace
 
 int run_verify(const CommonOptions& options) {
   Context context(MPI_COMM_WORLD, options.node_size);
   const bool root = context.rank() == 0;
-  TextTable table({"workload", "algorithm", "layout", "result", "rounds", "msgs/rank",
-                   "bytes/rank", "meta msgs", "peak temp", "note"});
+  TextTable table({"workload", "algorithm", "layout", "result", "rounds", "msgs/rank", "bytes/rank",
+                   "meta msgs", "peak temp", "note"});
   int passed = 0, failed = 0, skipped = 0;
   std::string first_skip;
   for (const std::string& spec : options.workloads) {
@@ -117,18 +119,17 @@ int run_verify(const CommonOptions& options) {
       PreparedExchange run = reference.exchange;  // fresh copy: sentinel receive buffer
       const ExchangeLayout layout_before = run.layout;
       const std::vector<std::byte> send_before = run.buffers.send;
-      const RunStats stats =
-          max_over_ranks(context, run_configuration(context, item.config, run));
+      const RunStats stats = max_over_ranks(context, run_configuration(context, item.config, run));
       const Verdict verdict =
           agree(context, check_run(run, layout_before, send_before, reference.vendor_result));
       const bool ok = verdict.failed_ranks == 0;
       ok ? ++passed : ++failed;
-      row.insert(row.end(),
-                 {ok ? "pass" : "FAIL", count_text(stats.rounds), count_text(stats.messages),
-                  human_bytes(stats.bytes_sent), count_text(stats.meta_messages),
-                  human_bytes(stats.temp_peak),
-                  ok ? "" : std::to_string(verdict.failed_ranks) + " ranks; " +
-                                verdict.first_problem});
+      row.insert(
+          row.end(),
+          {ok ? "pass" : "FAIL", count_text(stats.rounds), count_text(stats.messages),
+           human_bytes(stats.bytes_sent), count_text(stats.meta_messages),
+           human_bytes(stats.temp_peak),
+           ok ? "" : std::to_string(verdict.failed_ranks) + " ranks; " + verdict.first_problem});
       table.add(row);
     }
   }

@@ -71,9 +71,10 @@ class Map {
           list += (list.empty() ? "" : ", ") + name;
         source_.fail(entry.first.Mark(), full(key), "unknown key (expected one of " + list + ")");
       }
-      if (!lines_.emplace(key, entry.first.Mark().line + 1).second)
-        source_.fail(entry.first.Mark(), full(key),
-                     "given twice (first on line " + std::to_string(lines_[key]) + ")");
+      if (!key_marks_.emplace(key, entry.first.Mark()).second)
+        source_.fail(
+            entry.first.Mark(), full(key),
+            "given twice (first on line " + std::to_string(key_marks_.at(key).line + 1) + ")");
       values_.emplace(key, entry.second);
     }
   }
@@ -97,6 +98,8 @@ class Map {
 
   std::string scalar(const std::string& key) const { return as_scalar(required(key), key); }
   std::string as_scalar(const YAML::Node& value, const std::string& key) const {
+    // An empty value's mark points past the key, possibly to the next line: report the key's.
+    if (value.IsNull()) source_.fail(key_marks_.at(key), full(key), "has no value");
     if (!value.IsScalar()) source_.fail(value.Mark(), full(key), "must be a single value");
     return value.Scalar();
   }
@@ -125,7 +128,13 @@ class Map {
     if (t < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
     return t;
   }
-  int count(const std::string& key) const { return positive_int(required(key), full(key)); }
+  int count(const std::string& key) const { return positive_int(as_node(key), full(key)); }
+  // The value of a required key; an empty value is reported on the key's line.
+  YAML::Node as_node(const std::string& key) const {
+    const YAML::Node value = required(key);
+    if (value.IsNull()) source_.fail(key_marks_.at(key), full(key), "has no value");
+    return value;
+  }
 
   int positive_int(const YAML::Node& value, const std::string& name) const {
     if (!value.IsScalar()) source_.fail(value.Mark(), name, "must be a positive integer");
@@ -140,7 +149,7 @@ class Map {
     return static_cast<int>(n);
   }
   std::vector<int> int_list(const std::string& key) const {
-    const YAML::Node value = required(key);
+    const YAML::Node value = as_node(key);
     if (!value.IsSequence())
       source_.fail(value.Mark(), full(key), "must be a list of positive integers, e.g. [4, 4]");
     std::vector<int> out;
@@ -156,11 +165,11 @@ class Map {
   YAML::Node node_;
   std::string path_;
   std::map<std::string, YAML::Node> values_;
-  std::map<std::string, int> lines_;
+  std::map<std::string, YAML::Mark> key_marks_;
 };
 
 LinkSpec read_link(const Map& parent, const std::string& key) {
-  const Map link(parent.source(), parent.required(key), parent.full(key), {"bandwidth", "latency"});
+  const Map link(parent.source(), parent.as_node(key), parent.full(key), {"bandwidth", "latency"});
   return {link.bandwidth("bandwidth"), link.time("latency")};
 }
 
@@ -175,7 +184,7 @@ std::int64_t checked_product(const Map& map, const std::string& key, std::int64_
 }
 
 void read_shape(const Map& top, PlatformSpec& spec) {
-  const YAML::Node node = top.required("topology");
+  const YAML::Node node = top.as_node("topology");
   if (!node.IsMap()) top.source().fail(node.Mark(), "topology", "must be a map of keys");
   const YAML::Node kind_node = node["kind"];
   if (!kind_node) top.source().fail(node.Mark(), "topology.kind", "missing");

@@ -88,9 +88,9 @@ int run(const RunOptions& options) {
                  format_seconds(results.back().wall_seconds));
   }
   if (progress) std::fprintf(stderr, "\r\033[K");
-  ScenarioSummary summary{scenario.origin,        platform.name,   workload->spec(),
-                          scenario.ranks,         platform.ranks_per_node, scenario.engine,
-                          scenario.simulation.vendor};
+  ScenarioSummary summary{
+      scenario.origin,         platform.name,   workload->spec(),          scenario.ranks,
+      platform.ranks_per_node, scenario.engine, scenario.simulation.vendor};
   print_ranked(std::cout, summary, results);
   if (!options.json.empty()) write_json(options.json, summary, results);
   if (!options.csv.empty()) write_csv(options.csv, results);
@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
       if (what == "workloads") a2a::print_workload_catalog(std::cout);
       if (what == "platforms") a2a::sim::print_platforms(std::cout);
       if (what == "vendors") {
-        for (const auto& name : a2a::sim::vendor_names()) std::cout << name << "\n";
+        for (const auto& name : a2a::sim::vendor_names())
+          std::cout << name << "\n";
       }
       return 0;
     }

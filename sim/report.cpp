@@ -26,10 +26,10 @@ namespace {
 
 std::vector<size_t> ranked_order(const std::vector<SimResult>& results) {
   std::vector<size_t> order(results.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return results[a].predicted < results[b].predicted;
-  });
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return results[a].predicted < results[b].predicted; });
   return order;
 }
 
@@ -63,13 +63,12 @@ nlohmann::json stats_json(const RunStats& s) {
 
 void print_ranked(std::ostream& out, const ScenarioSummary& summary,
                   const std::vector<SimResult>& results) {
-  out << "# a2a run: " << summary.scenario << "\n# platform " << summary.platform << ", P="
-      << summary.ranks << " (" << summary.ranks_per_node << " per node), workload "
+  out << "# a2a run: " << summary.scenario << "\n# platform " << summary.platform
+      << ", P=" << summary.ranks << " (" << summary.ranks_per_node << " per node), workload "
       << summary.workload << ", engine " << summary.engine << ", vendor = " << summary.vendor
       << "\n";
-  TextTable table({"#", "algorithm", "predicted", "vs best", "rank spread", "rounds",
-                   "msgs/rank", "bytes/rank", "peak temp", "time by phase (mean)", "wait",
-                   "check", "sim wall"});
+  TextTable table({"#", "algorithm", "predicted", "vs best", "rank spread", "rounds", "msgs/rank",
+                   "bytes/rank", "peak temp", "time by phase (mean)", "wait", "check", "sim wall"});
   const auto order = ranked_order(results);
   const double best = results.empty() ? 0 : results[order.front()].predicted;
   int place = 0;
@@ -121,8 +120,8 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
 void write_csv(const std::string& path, const std::vector<SimResult>& results) {
   TextTable table({"algorithm", "predicted_seconds", "fastest_rank_seconds", "median_rank_seconds",
                    "rounds", "messages_per_rank", "bytes_per_rank", "meta_messages_per_rank",
-                   "temp_peak_bytes", "wait_seconds_mean", "copy_seconds_mean",
-                   "intra_node_bytes", "inter_node_bytes", "simulator_wall_seconds", "check"});
+                   "temp_peak_bytes", "wait_seconds_mean", "copy_seconds_mean", "intra_node_bytes",
+                   "inter_node_bytes", "simulator_wall_seconds", "check"});
   auto number = [](double v) {
     char text[40];
     std::snprintf(text, sizeof text, "%.9g", v);
@@ -133,9 +132,9 @@ void write_csv(const std::string& path, const std::vector<SimResult>& results) {
                std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
                std::to_string(r.max_per_rank.bytes_sent),
                std::to_string(r.max_per_rank.meta_messages),
-               std::to_string(r.max_per_rank.temp_peak), number(r.wait_mean),
-               number(r.copy_mean), std::to_string(r.intra_node_bytes),
-               std::to_string(r.inter_node_bytes), number(r.wall_seconds), r.check});
+               std::to_string(r.max_per_rank.temp_peak), number(r.wait_mean), number(r.copy_mean),
+               std::to_string(r.intra_node_bytes), std::to_string(r.inter_node_bytes),
+               number(r.wall_seconds), r.check});
   }
   table.write_csv(path);
 }
@@ -145,23 +144,30 @@ void write_trace(const std::string& path, const std::vector<SimResult>& results)
   for (size_t c = 0; c < results.size(); ++c) {
     const SimResult& r = results[c];
     const int pid = static_cast<int>(c) + 1;
-    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
-                      {"args", {{"name", r.label}}}});
+    events.push_back(
+        {{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", r.label}}}});
     for (size_t rank = 0; rank < r.spans.size(); ++rank) {
       const int tid = static_cast<int>(rank);
-      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid},
+      events.push_back({{"ph", "M"},
+                        {"name", "thread_name"},
+                        {"pid", pid},
+                        {"tid", tid},
                         {"args", {{"name", "rank " + std::to_string(rank)}}}});
       double origin = r.spans[rank].empty() ? 0 : r.spans[rank].front().start;
-      for (const Span& span : r.spans[rank]) origin = std::min(origin, span.start);
+      for (const Span& span : r.spans[rank])
+        origin = std::min(origin, span.start);
       for (const Span& span : r.spans[rank]) {
-        events.push_back({{"ph", "X"}, {"name", span.label}, {"pid", pid}, {"tid", tid},
+        events.push_back({{"ph", "X"},
+                          {"name", span.label},
+                          {"pid", pid},
+                          {"tid", tid},
                           {"ts", (span.start - origin) * 1e6},
                           {"dur", (span.end - span.start) * 1e6}});
       }
     }
   }
-  write_file(path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() +
-                       "\n");
+  write_file(path,
+             nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
 }
 
 }  // namespace a2a::sim

@@ -17,8 +17,8 @@ struct AlgorithmEntry {
 };
 
 struct Scenario {
-  std::string origin;       // file path, or "embedded default scenario"
-  std::string platform;     // preset name or platform YAML path
+  std::string origin;    // file path, or "embedded default scenario"
+  std::string platform;  // preset name or platform YAML path
   int ranks = 0;
   std::string workload = "uniform";
   std::string engine = "simgrid";
@@ -30,7 +30,8 @@ struct Scenario {
 const std::string& default_scenario_yaml();
 
 // Loads `path` (or the embedded default when empty) and applies `overrides` ("key=value", dotted
-// keys such as simulation.payload=true; values are YAML). Throws InputError naming file:line and key.
+// keys such as simulation.payload=true; values are YAML). Throws InputError naming file:line and
+// key.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
 
 }  // namespace a2a::sim

@@ -19,7 +19,8 @@ std::vector<Planned> plan(const Selection& selection, const Workload& workload,
   std::vector<const AlgorithmInfo*> algorithms;
   for (const auto& name : selection.algorithms) {
     if (name == "all") {
-      for (const auto& info : catalog()) algorithms.push_back(&info);
+      for (const auto& info : catalog())
+        algorithms.push_back(&info);
     } else {
       algorithms.push_back(&find_algorithm(name));
     }
@@ -28,7 +29,8 @@ std::vector<Planned> plan(const Selection& selection, const Workload& workload,
   for (const auto& [name, value] : selection.params) {
     bool used = false;
     for (const AlgorithmInfo* algorithm : algorithms) {
-      for (const auto& spec : algorithm->params) used = used || spec.name == name;
+      for (const auto& spec : algorithm->params)
+        used = used || spec.name == name;
     }
     if (!used) throw InvalidParameter("no selected algorithm has parameter '" + name + "'");
   }

@@ -29,7 +29,6 @@ ExchangeShape shape_of(const Workload& workload, int ranks_per_node, LayoutStyle
 // Every configuration the selection names, in selection order. Algorithms that only apply to a
 // packed layout (in-place ones) are planned on it; the rest on the gaps layout. A parameter no
 // selected algorithm has is an InvalidParameter.
-std::vector<Planned> plan(const Selection& selection, const Workload& workload,
-                          int ranks_per_node);
+std::vector<Planned> plan(const Selection& selection, const Workload& workload, int ranks_per_node);
 
 }  // namespace a2a

@@ -11,8 +11,8 @@
 // - N must make the sizes whole: a multiple of P (case 1), of lcm(P, 4) (case 2), of lcm(P, 2)
 //   (case 3); any N for case 4. Other values are rejected rather than rounded, so the counts are
 //   always exactly the formula. n is in elements; the default 64·P satisfies every case.
-// - Cases 2 and 3 put the self block (d = 0) in the empty range, so a rank sends N − N/P in total
-//   (for P >= 4, resp. P >= 2), not N; cases 1 and 4 send exactly N.
+// - Cases 2 and 3 put the self block (d = 0) in the empty range, so a rank sends less than N: in
+//   total N − N/P when 4 | P (case 2) or 2 | P (case 3). Cases 1 and 4 send exactly N.
 // Each count depends on d only, so every row and every column holds each d once: balanced always.
 #include <numeric>
 

@@ -112,7 +112,9 @@ inline int hops_left(std::int64_t i, std::int64_t place, int radix) {
 
 // bruck_zero_copy keeps a block in R (the receive buffer) while the number of hops it still has to
 // make is even, in T while it is odd: every hop then flips buffers and the last one lands in R.
-inline bool zero_copy_keeps_in_r(int hops_to_make) { return hops_to_make % 2 == 0; }
+inline bool zero_copy_keeps_in_r(int hops_to_make) {
+  return hops_to_make % 2 == 0;
+}
 
 // ---- modified orientation (send to p - d, receive from p + d) ----------------------------------
 

@@ -16,8 +16,10 @@ void run(Comm& comm, const Params&) {
   comm.set_phase(phase::data);
   comm.next_round();
   direct::copy_self_block(comm);
-  for (int i = 1; i < P; ++i) direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
-  for (int i = 1; i < P; ++i) direct::send_block(comm, static_cast<int>(mod(p - i, P)));
+  for (int i = 1; i < P; ++i)
+    direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
+  for (int i = 1; i < P; ++i)
+    direct::send_block(comm, static_cast<int>(mod(p - i, P)));
   comm.wait_all();
 }
 

@@ -1,5 +1,6 @@
 // vendor — seed 001 §5.3. The backend's own collective: MPI_Alltoallv of the MPI library in use on
-// the MPI backend; in simulation, a named MPI's default choice. The baseline every table compares to.
+// the MPI backend; in simulation, a named MPI's default choice. The baseline every table compares
+// to.
 #include "algorithms/catalog.hpp"
 
 namespace a2a::catalog_entries {
@@ -13,10 +14,11 @@ AlgorithmInfo vendor() {
       .source = "seed 001 §5.3",
       .params = {},
       .check = nullptr,
-      .run = [](Comm& comm, const Params&) {
-        comm.set_phase(phase::data);
-        comm.vendor_alltoallv();
-      },
+      .run =
+          [](Comm& comm, const Params&) {
+            comm.set_phase(phase::data);
+            comm.vendor_alltoallv();
+          },
   };
 }
 

@@ -11,7 +11,8 @@ namespace {
 
 int next_power_of_two(int n) {
   int power = 1;
-  while (power < n) power *= 2;
+  while (power < n)
+    power *= 2;
   return power;
 }
 

@@ -22,24 +22,32 @@
 // Algorithms never see bytes, so a rank tracks its bytes as runs (bitonic_runs.hpp): pieces of
 // blocks in position order; keys, swap boundaries and merge rotations all come from the counts.
 //
-// Bookkeeping and an interface limit. A compare-exchange needs the partner's runs. The interface's
-// metadata carries only sizes of blocks the receiver names in advance, not arbitrary integers, so a
-// partner's run descriptors (offsets, cut points) cannot be sent. Instead, at the start of stage k
-// each rank learns the send counts of the other half of its group from its step-0 partner, which
-// knows them (2^(k−1)·P sizes; by induction a rank knows the rows of its whole group), and
-// replays the stage for the whole group on run lists (merge_split), which gives every partner's
-// runs exactly. The algorithm's own data motion is checked against that replay at every step.
-// Cost: O(2^k·P) learned sizes and O(2^k·R) runs of bookkeeping in stage k (R runs per rank: at
-// most P at the end, up to 2.6·P in between in the unit tests) — O(P²) integers at the last
-// stage, plain vectors on the heap, not counted as temporary memory. With a metadata call for
-// arbitrary integers the partner's run list (O(R) integers) would suffice and the bookkeeping would
-// be the paper's O(P).
+// Bookkeeping: O(P + R) integers per rank. A compare-exchange needs only the two partners' runs.
+// Before every step the partners send each other theirs as metadata (isend_values: the count, then
+// (dst, src, offset, bytes) per run; two rounds, as the second message's length comes from the
+// first), and each plans the swap and the merge from its own R runs and the partner's R' only
+// (plan_swap). No size of another rank's block is learned and nothing is replayed. Alive during a
+// step: own runs, the partner's, and the plan's lists (≤ R + R' runs each), 4 integers a run —
+// plain vectors on the heap, not temporary memory; every rank starts from its own send counts.
+// R, the block pieces a rank holds, is what the paper's O(P) becomes here, and it is O(P) only for
+// some workloads: measured at P = 32 (tests/unit/test_bitonic_model.cpp) R ≤ 32 for zhuang1–4 (a
+// descriptor message ≤ 128 integers, ≤ 160 runs alive while planning), but R reaches P²/4 + 1
+// when every rank sends one byte to every rank and a large block to the rank P/2 away (rank 0
+// then holds P/2 one-byte blocks for each of P/2 destinations). Runs name blocks because message
+// Pieces do; the paper's 2P + 1 chunk counts (§3.2) describe a sequence per destination only.
+// Checks: a partner's descriptors must be n bytes of sorted, non-overlapping pieces
+// (decode_runs), and the last merge must leave exactly the receive blocks (ContractViolation).
 //
 // Temporary memory: the transfer buffer only, min(chunk, N) bytes (a backend that packs messages
 // of several pieces may stage up to one more chunk for the send and one for the receive). Time:
-// each step swaps at most N bytes and merges N bytes by rotations through the buffer (O(N log R)
-// bytes moved), p(p+1)/2 steps: O(N log² P) communication, O(N log² P log R) local copying.
+// p(p+1)/2 steps, each swapping at most N bytes: O(N log² P) communication. Each merge is a
+// rotation merge through the buffer, O(N log R) bytes copied (measured at P = 32 on zhuang1–4:
+// ≤ 8.1·N with chunk = 7, ≤ 5.2·N with chunk ≥ N), so O(N log² P log R) local copying: a log R
+// above the paper's O(N log² P), which needs the linear Huang–Langston merge. That merge is not
+// done here: it uses √n bytes of the data as its buffer and permutes them element by element,
+// which run lists cannot follow in O(R) integers.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,25 +113,31 @@ void copy_send_blocks(Comm& comm) {
   });
 }
 
-// Learn the send counts of the other half of this rank's 2^stage group from the step-0 partner,
-// telling it those of this half: the rows of `half` ranks starting at `first`, source-major.
-void exchange_rows(Comm& comm, int stage) {
-  const int P = comm.size();
-  const int p = comm.rank();
-  const int half = 1 << (stage - 1);
-  const int q = bitonic::partner(p, stage, 0);
-  const int mine = p & ~(half - 1);
-  const int theirs = q & ~(half - 1);
-  auto rows = [P, half](int first, BlockSink out) {
-    for (int s = first; s < first + half; ++s) {
-      for (int d = 0; d < P; ++d)
-        out({s, d});
-    }
-  };
-  const Request received = comm.irecv_sizes(q, [&](BlockSink out) { rows(theirs, out); });
-  const Request sent = comm.isend_sizes(q, [&](BlockSink out) { rows(mine, out); });
+// Tells the step's partner this rank's runs and learns the partner's: first the count, then the
+// (dst, src, offset, bytes) of each run. Each message depends on the one before, so each is a
+// round of its own.
+RunList exchange_runs(Comm& comm, int q, const RunList& mine, Bytes n) {
+  comm.set_phase(phase::metadata);
+  comm.next_round();
+  const std::int64_t count = static_cast<std::int64_t>(mine.size());
+  std::int64_t their_count = -1;
+  Request received = comm.irecv_values(q, {&their_count, 1});
+  Request sent = comm.isend_values(q, {&count, 1});
   comm.wait(received);
   comm.wait(sent);
+  // Every run holds at least one byte: a count above n is a bug, not a reason to allocate.
+  if (their_count < 0 || their_count > n) {
+    throw ContractViolation("bitonic_inplace: partner " + std::to_string(q) + " announced " +
+                            std::to_string(their_count) + " runs for " + std::to_string(n) +
+                            " bytes");
+  }
+  comm.next_round();
+  std::vector<std::int64_t> theirs(static_cast<std::size_t>(their_count) * bitonic::kRunFields);
+  received = comm.irecv_values(q, theirs);
+  sent = comm.isend_values(q, bitonic::encode_runs(mine));  // copied at the call
+  comm.wait(received);
+  comm.wait(sent);
+  return bitonic::decode_runs(theirs, comm.size(), n);
 }
 
 // The swap of §3.1 with MPI_Sendrecv_replace's shape: per chunk, copy the outgoing bytes to the
@@ -188,45 +202,21 @@ void run(Comm& comm, const Params& params) {
 
   const Bytes chunk = std::min<Bytes>(params.get("chunk"), n);
   const TempBuffer buffer(comm, chunk);
-  RunList mine =
-      bitonic::sorted_windows(p, 1, P, n, [&](BlockId b) { return comm.block_bytes(b); })[0];
+  auto size_of = [&](BlockId b) { return comm.block_bytes(b); };
+  RunList mine = bitonic::send_runs(p, P, size_of);
 
   for (int stage = 1; stage <= stages; ++stage) {
-    comm.set_phase(phase::metadata);
-    comm.next_round();
-    exchange_rows(comm, stage);
-
-    // Both halves of the group are sorted: each rank holds its window of its half's sorted bytes.
-    const int size = 1 << stage;
-    const int base = p & ~(size - 1);
-    auto size_of = [&](BlockId b) { return comm.block_bytes(b); };
-    std::vector<RunList> group = bitonic::sorted_windows(base, size / 2, P, n, size_of);
-    std::vector<RunList> upper = bitonic::sorted_windows(base + size / 2, size / 2, P, n, size_of);
-    group.insert(group.end(), upper.begin(), upper.end());
-    if (group[p - base] != mine) {
-      throw ContractViolation("bitonic_inplace: rank " + std::to_string(p) +
-                              " lost track of its runs before stage " + std::to_string(stage));
-    }
-
     for (int step = 0; step < stage; ++step) {
+      const int q = bitonic::partner(p, stage, step);
+      bitonic::SwapPlan plan = [&] {
+        const RunList theirs = exchange_runs(comm, q, mine, n);
+        return bitonic::plan_swap(mine, theirs, p < q);
+      }();
       comm.set_phase(phase::data);
       comm.next_round();
-      const int q = bitonic::partner(p, stage, step);
-      bitonic::SwapPlan plan = bitonic::plan_swap(group[p - base], group[q - base], p < q);
       swap_with(comm, q, plan, buffer, chunk);
       comm.set_phase(phase::copy);
       mine = merge(comm, plan, buffer, chunk);
-
-      // Replay the step for the whole group: the next step's partner state comes from here.
-      for (int x = 0; x < size; ++x) {
-        const int y = bitonic::partner(base + x, stage, step) - base;
-        if (x < y) bitonic::merge_split(group[x], group[y]);
-      }
-      if (group[p - base] != mine) {
-        throw ContractViolation("bitonic_inplace: rank " + std::to_string(p) +
-                                " merged into a layout the replay does not have (stage " +
-                                std::to_string(stage) + ", step " + std::to_string(step) + ")");
-      }
     }
   }
   // After the last stage the array is S(p): the blocks to p in source order, i.e. its receive

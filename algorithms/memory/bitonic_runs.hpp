@@ -7,6 +7,9 @@
 // the key ranges of two runs never interleave: runs are compared and merged as units, and a run is
 // only ever cut at the boundary of a compare-exchange.
 //
+// A compare-exchange needs only the two partners' RunLists: each sends its own (encode_runs) and
+// plans the swap and the merge from both (decode_runs, plan_swap).
+//
 // Moves are described on two areas: the rank's working array (the receive buffer) and the
 // constant-size transfer buffer. Every emitted move copies the bytes of one run piece.
 #pragma once
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -104,41 +108,15 @@ inline RunList slice(const RunList& runs, Bytes from, Bytes length) {
   return cursor.next(length);
 }
 
-// The sorted layout of the bytes sent by ranks [first, first + count) — for each destination in
-// order, their blocks in source order — cut into `count` windows of n bytes: after a sort of those
-// ranks (a bitonic stage), window q is what the q-th of them holds. `size_of(BlockId)` gives a
-// block's bytes. Throws InvalidParameter if the ranks do not send count·n bytes in all.
+// A rank's bytes before the network: its send blocks in destination order (seed 004 §3.2: the
+// initial sequence s(i, 0) • … • s(i, P−1) is already ascending). `size_of(BlockId)` gives a
+// block's bytes; only the rank's own blocks are asked for.
 template <typename SizeOf>
-std::vector<RunList> sorted_windows(int first, int count, int ranks, Bytes n, SizeOf&& size_of) {
-  std::vector<RunList> windows(static_cast<std::size_t>(count));
-  Bytes position = 0;
-  for (int d = 0; d < ranks; ++d) {
-    for (int s = first; s < first + count; ++s) {
-      Bytes left = size_of(BlockId{s, d});
-      Bytes offset = 0;
-      while (left > 0) {
-        const Bytes window = n > 0 ? position / n : count;
-        if (window >= count) {
-          throw InvalidParameter("bitonic_inplace: ranks " + std::to_string(first) + ".." +
-                                 std::to_string(first + count - 1) + " send more than " +
-                                 std::to_string(count) + " x " + std::to_string(n) +
-                                 " bytes; every rank must send and receive the same total");
-        }
-        const Bytes take = std::min(left, (window + 1) * n - position);
-        append(windows[static_cast<std::size_t>(window)], {d, s, offset, take});
-        position += take;
-        offset += take;
-        left -= take;
-      }
-    }
-  }
-  if (position != static_cast<Bytes>(count) * n) {
-    throw InvalidParameter("bitonic_inplace: ranks " + std::to_string(first) + ".." +
-                           std::to_string(first + count - 1) + " send " + std::to_string(position) +
-                           " bytes, not " + std::to_string(count) + " x " + std::to_string(n) +
-                           "; every rank must send and receive the same total");
-  }
-  return windows;
+RunList send_runs(int rank, int ranks, SizeOf&& size_of) {
+  RunList runs;
+  for (int d = 0; d < ranks; ++d)
+    append(runs, {d, rank, 0, size_of(BlockId{rank, d})});
+  return runs;
 }
 
 // ---- the network (seed 004 Fig. 2, with every local sequence kept ascending)
@@ -163,6 +141,54 @@ inline int partner(int rank, int stage, int step) {
   return rank ^ mask;
 }
 
+// ---- run descriptors on the wire
+// ----------------------------------------------------------------
+
+// Before a compare-exchange the partners tell each other their runs (seed 004 §3.2 keeps O(P)
+// integers per rank for the same purpose): first the count, one value, then kRunFields values
+// (dst, src, offset in the block, bytes) per run, in position order.
+inline constexpr std::size_t kRunFields = 4;
+
+inline std::vector<std::int64_t> encode_runs(const RunList& runs) {
+  std::vector<std::int64_t> values;
+  values.reserve(runs.size() * kRunFields);
+  for (const Run& run : runs)
+    values.insert(values.end(), {run.dst, run.src, run.offset, run.bytes});
+  return values;
+}
+
+// The runs of a partner holding n bytes among `ranks` ranks. Throws ContractViolation unless the
+// values describe non-empty pieces of real blocks, strictly ascending by key and non-overlapping,
+// n bytes in all: what any rank's RunList is, so anything else is a bug on one side.
+inline RunList decode_runs(std::span<const std::int64_t> values, int ranks, Bytes n) {
+  auto fail = [](const std::string& why) {
+    throw ContractViolation("bitonic_inplace: partner's run descriptors are malformed: " + why);
+  };
+  if (values.size() % kRunFields != 0) fail(std::to_string(values.size()) + " values");
+  RunList runs;
+  runs.reserve(values.size() / kRunFields);
+  Bytes total = 0;
+  for (std::size_t i = 0; i < values.size(); i += kRunFields) {
+    const std::int64_t dst = values[i], src = values[i + 1];
+    const Run run{static_cast<int>(dst), static_cast<int>(src), values[i + 2], values[i + 3]};
+    if (dst < 0 || dst >= ranks || src < 0 || src >= ranks || run.offset < 0 || run.bytes <= 0) {
+      fail("run " + std::to_string(i / kRunFields));
+    }
+    if (!runs.empty()) {
+      const Run& last = runs.back();
+      const bool same_block = last.dst == run.dst && last.src == run.src;
+      if (!key_less(last, run) || (same_block && last.offset + last.bytes > run.offset)) {
+        fail("runs " + std::to_string(i / kRunFields - 1) + " and " +
+             std::to_string(i / kRunFields) + " out of order");
+      }
+    }
+    total += run.bytes;
+    runs.push_back(run);
+  }
+  if (total != n) fail(std::to_string(total) + " bytes, not " + std::to_string(n));
+  return runs;
+}
+
 // ---- compare-exchange on run lists
 // ---------------------------------------------------------------
 
@@ -179,30 +205,6 @@ inline Bytes low_keeps(const RunList& low, const RunList& high, Bytes n) {
     if (take_low) from_low += take;
   }
   return from_low;
-}
-
-// Merge of two sorted run lists.
-inline RunList merged(const RunList& a, const RunList& b) {
-  RunList out;
-  std::size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && key_less(a[i], b[j]))) {
-      append(out, a[i++]);
-    } else {
-      append(out, b[j++]);
-    }
-  }
-  return out;
-}
-
-// The bookkeeping of one compare-exchange: low keeps the n smallest bytes of both, high the rest.
-inline void merge_split(RunList& low, RunList& high) {
-  const Bytes n = total_bytes(low);
-  const Bytes m = low_keeps(low, high, n);
-  RunList new_low = merged(slice(low, 0, m), slice(high, 0, n - m));
-  RunList new_high = merged(slice(low, m, n - m), slice(high, n - m, m));
-  low = std::move(new_low);
-  high = std::move(new_high);
 }
 
 // One rank's side of a compare-exchange (seed 004 §3.1 swap): the low rank gives its largest

@@ -1,6 +1,8 @@
 // Shared parts of ParLinNa (seed 001 §4); see parlinna.hpp.
 #include "algorithms/nonuniform/parlinna.hpp"
 
+#include <algorithm>
+
 #include "algorithms/direct.hpp"
 #include "algorithms/errors.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
@@ -80,7 +82,8 @@ Setup Setup::of(const Comm& comm, const Params& params) {
   Setup setup;
   setup.hierarchy = Hierarchy::of(comm.rank(), comm.size(), params.get_int("ranks_per_node"));
   setup.radix = params.get_int("radix");
-  setup.batch = params.get_int("batch");
+  // A batch covers at most every inter-node message, fewer than P; larger values change nothing.
+  setup.batch = static_cast<int>(std::min<std::int64_t>(params.get("batch"), comm.size()));
   return setup;
 }
 

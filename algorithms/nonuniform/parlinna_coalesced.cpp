@@ -12,8 +12,11 @@
 //     (n + k) mod N from ((n + k) mod N, g) straight into R; b rounds are posted per batch
 //     (receives first, then sends), then waited.
 // Temporary memory, one buffer of N-byte slots (parlinna_layout.hpp): (N − 1)·Q for the rows plus
-// Q − (K+1) for in-transit blocks that stay on the node — (P − Q + Q − (K+1))·N bytes, N the global
-// largest block.
+// Q − (K+1) for in-transit blocks that stay on the node (K the intra-node rounds) — P − (K+1) slots
+// in all, N the global largest block.
+// Parameters (parlinna.hpp): ranks_per_node Q (default: the machine's; must divide P — a partial
+// last node is rejected by check()), radix r in [2, Q] (ignored when Q = 1: phase 1 is then the
+// self block only), batch b ≥ 1 (default 32, MPICH scattered's throttle: the paper publishes none).
 // Phase labels: intra-node, copy (self block and rearrangement), inter-node.
 #include <algorithm>
 

@@ -6,12 +6,15 @@
 //     their sizes from the rounds' metadata.
 //   Phase 2, inter-node (lines 2–18): one block per message, (N − 1)·Q messages per rank. Message
 //     i = (k − 1)·Q + o, for node offset k = 1..N−1 and position o = 0..Q−1, sends the block from
-//     (n, (g + o) mod Q) to ((n − k) mod N, g) and receives the block from
-//     ((n + k) mod N, (g + o) mod Q); b messages are posted per batch (receives first, then sends),
-//     then waited. No rearrangement: each block is sent from where it is (the rank's own blocks
-//     from the send buffer).
+//     (n, (g + o) mod Q) to ((n − k) mod N, g) and receives, from ((n + k) mod N, g), the block
+//     from ((n + k) mod N, (g + o) mod Q); b messages are posted per batch (receives first, then
+//     sends), then waited. No rearrangement: each block is sent from where it is (the rank's own
+//     blocks from the send buffer).
 // Temporary memory, one buffer of N-byte slots (parlinna_layout.hpp): (N − 1)·(Q − 1) row slots
 // plus Q − (K+1) for in-transit blocks that stay on the node; N the global largest block.
+// Parameters (parlinna.hpp): ranks_per_node Q (default: the machine's; must divide P — a partial
+// last node is rejected by check()), radix r in [2, Q] (ignored when Q = 1: phase 1 is then the
+// self block only), batch b ≥ 1 (default 32, MPICH scattered's throttle: the paper publishes none).
 // Phase labels: intra-node, copy (self block), inter-node.
 #include <algorithm>
 

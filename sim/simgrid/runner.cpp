@@ -19,10 +19,15 @@ sg4::Engine& engine(const SimOptions& options) {
   static bool platform_built = false;
   if (!instance) {
     static int argc = 4;
-    static const char* argv[] = {"a2a", "--log=root.thres:error", "--log=ker_engine.thres:off",
+    static const char* argv[] = {"a2a", "--log=root.thres:error",
+                                 "--log=ker_engine.app:file:/dev/null",
                                  "--log=xbt_cfg.thres:warning", nullptr};
     instance = std::make_unique<sg4::Engine>(&argc, const_cast<char**>(argv));
     sg4::Engine::set_config("network/model:" + options.network_model);
+    // The max-min solver compares rates (bytes/s, here 10^9-10^11) with an absolute precision;
+    // SimGrid's default of 1e-5 B/s is below the rounding residue of such rates and aborts
+    // ("Cannot saturate more a constraint"). 1e-3 B/s is still 12 orders below any link.
+    sg4::Engine::set_config("maxmin/precision:1e-3");
     sg4::Engine::set_config("network/crosstraffic:" +
                             std::string(options.crosstraffic ? "1" : "0"));
     // Algorithms keep O(r + log P) state on the stack: small stacks let 10^4-10^5 actors fit.
@@ -72,8 +77,8 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
                                  LayoutStyle layout) {
   const int P = workload.ranks();
   if (P > ranks_) {
-    throw InvalidParameter("workload has " + std::to_string(P) + " ranks; the platform was built for " +
-                           std::to_string(ranks_));
+    throw InvalidParameter("workload has " + std::to_string(P) +
+                           " ranks; the platform was built for " + std::to_string(ranks_));
   }
   World world;
   world.platform = &platform_;
@@ -135,7 +140,8 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
     finish[r] = record.end - t0;
     result.max_per_rank.max_with(record.stats);
     result.total.add(record.stats);
-    for (const auto& [label, seconds] : record.phase_seconds) result.phase_mean[label] += seconds / P;
+    for (const auto& [label, seconds] : record.phase_seconds)
+      result.phase_mean[label] += seconds / P;
     result.wait_mean += record.wait_seconds / P;
     result.copy_mean += record.copy_seconds / P;
     result.intra_node_bytes += record.intra_node_bytes;

@@ -17,9 +17,9 @@
 namespace a2a::sim {
 
 struct SimOptions {
-  bool payload = false;             // carry real bytes and check them (small P)
-  int trace_ranks = 0;              // record phase spans of the first N ranks
-  std::string vendor = "openmpi";   // what `vendor` models
+  bool payload = false;            // carry real bytes and check them (small P)
+  int trace_ranks = 0;             // record phase spans of the first N ranks
+  std::string vendor = "openmpi";  // what `vendor` models
   std::string network_model = "CM02";
   bool crosstraffic = false;
 };
@@ -27,9 +27,9 @@ struct SimOptions {
 // The outcome of one configuration.
 struct SimResult {
   std::string label;
-  double predicted = 0;  // completion time of the slowest rank, seconds
-  double fastest = 0;    // completion time of the fastest rank
-  double median = 0;     // median rank completion time
+  double predicted = 0;                      // completion time of the slowest rank, seconds
+  double fastest = 0;                        // completion time of the fastest rank
+  double median = 0;                         // median rank completion time
   std::map<std::string, double> phase_mean;  // seconds per phase label, mean over ranks
   double wait_mean = 0;                      // seconds blocked in waits, mean over ranks
   double copy_mean = 0;                      // seconds of local copies, mean over ranks
@@ -37,9 +37,9 @@ struct SimResult {
   RunStats total;                            // sums over ranks
   std::int64_t intra_node_bytes = 0;
   std::int64_t inter_node_bytes = 0;
-  double wall_seconds = 0;                   // the simulator's own time
-  std::string check = "-";                   // payload mode: "pass" or what was wrong
-  std::vector<std::vector<Span>> spans;      // per traced rank
+  double wall_seconds = 0;               // the simulator's own time
+  std::string check = "-";               // payload mode: "pass" or what was wrong
+  std::vector<std::vector<Span>> spans;  // per traced rank
 };
 
 class SimGridSimulation {
@@ -50,8 +50,8 @@ class SimGridSimulation {
   ~SimGridSimulation();
 
   // Runs one configuration on a workload of workload.ranks() <= ranks ranks to completion. A
-  // deadlock, a message nobody receives or an algorithm breaking the comm contract throws a2a::Error
-  // naming the configuration and the ranks; the simulator is unusable afterwards.
+  // deadlock, a message nobody receives or an algorithm breaking the comm contract throws
+  // a2a::Error naming the configuration and the ranks; the simulator is unusable afterwards.
   SimResult run(const Configuration& config, const Workload& workload,
                 LayoutStyle layout = LayoutStyle::gaps);
 

@@ -20,8 +20,8 @@ sg4::Mailbox* World::mailbox(int src, int dst, int kind) {
                             static_cast<std::uint64_t>(kind);
   auto it = mailboxes_.find(key);
   if (it != mailboxes_.end()) return it->second;
-  sg4::Mailbox* box = sg4::Mailbox::by_name(std::to_string(src) + ">" + std::to_string(dst) +
-                                            "#" + std::to_string(kind));
+  sg4::Mailbox* box = sg4::Mailbox::by_name(std::to_string(src) + ">" + std::to_string(dst) + "#" +
+                                            std::to_string(kind));
   mailboxes_.emplace(key, box);
   return box;
 }
@@ -52,7 +52,8 @@ Bytes SimComm::block_bytes(BlockId block) const {
 
 Bytes SimComm::max_send_block_bytes() const {
   Bytes largest = 0;
-  for (int d = 0; d < size(); ++d) largest = std::max(largest, block_bytes({rank_, d}));
+  for (int d = 0; d < size(); ++d)
+    largest = std::max(largest, block_bytes({rank_, d}));
   return largest;
 }
 
@@ -65,7 +66,9 @@ void SimComm::sleep(double seconds) {
   if (seconds > 0) sg4::this_actor::sleep_for(seconds);
 }
 
-void SimComm::charge_overhead() { sleep(world_.platform->message_overhead); }
+void SimComm::charge_overhead() {
+  sleep(world_.platform->message_overhead);
+}
 
 int SimComm::take_slot() {
   if (!free_slots_.empty()) {
@@ -94,8 +97,9 @@ Request SimComm::post_send(int peer, Kind kind, std::unique_ptr<SimMessage> mess
   slot.busy = true;
   slot.kind = kind;
   slot.peer = peer;
-  const Bytes simulated = kind == Kind::data ? message->bytes
-                                             : static_cast<Bytes>(message->values.size()) * kValueBytes;
+  const Bytes simulated = kind == Kind::data
+                              ? message->bytes
+                              : static_cast<Bytes>(message->values.size()) * kValueBytes;
   slot.comm = world_.mailbox(rank_, peer, static_cast<int>(kind))
                   ->put_async(message.release(), static_cast<std::uint64_t>(simulated));
   return {id};
@@ -114,8 +118,8 @@ Request SimComm::post_receive(int peer, Kind kind, Slot&& prepared) {
   slot.receive = true;
   slot.kind = kind;
   slot.peer = peer;
-  slot.comm = world_.mailbox(peer, rank_, static_cast<int>(kind))
-                  ->get_async<SimMessage>(&slot.incoming);
+  slot.comm =
+      world_.mailbox(peer, rank_, static_cast<int>(kind))->get_async<SimMessage>(&slot.incoming);
   return {id};
 }
 
@@ -137,7 +141,8 @@ Request SimComm::irecv(int peer, Pieces pieces) {
   Slot slot;
   if (buffers_) {
     slot.expected = PayloadBuffers::collect(pieces, slot.pieces);
-    for (const Piece& piece : slot.pieces) buffers_->writable(piece.at, piece.bytes);  // bounds
+    for (const Piece& piece : slot.pieces)
+      buffers_->writable(piece.at, piece.bytes);  // bounds
   } else {
     pieces([&](const Piece& piece) { slot.expected += piece.bytes; });
   }
@@ -182,8 +187,8 @@ void SimComm::complete(int id) {
   Slot& slot = slots_[id];
   if (slot.receive) {
     std::unique_ptr<SimMessage> message(slot.incoming);
-    const Bytes got = slot.kind == Kind::data ? message->bytes
-                                              : static_cast<Bytes>(message->values.size());
+    const Bytes got =
+        slot.kind == Kind::data ? message->bytes : static_cast<Bytes>(message->values.size());
     if (got != slot.expected) {
       throw ContractViolation("rank " + std::to_string(rank_) + " expected " +
                               std::to_string(slot.expected) +
@@ -195,7 +200,8 @@ void SimComm::complete(int id) {
       std::copy(message->values.begin(), message->values.end(), slot.values.begin());
     }
     if (sizes_ && slot.kind == Kind::sizes) {
-      for (size_t i = 0; i < slot.blocks.size(); ++i) sizes_->learn(slot.blocks[i], message->values[i]);
+      for (size_t i = 0; i < slot.blocks.size(); ++i)
+        sizes_->learn(slot.blocks[i], message->values[i]);
     }
   }
   slot = Slot{};
@@ -203,8 +209,7 @@ void SimComm::complete(int id) {
 }
 
 void SimComm::wait(Request request) {
-  if (request.id < 0 || request.id >= static_cast<int>(slots_.size()) ||
-      !slots_[request.id].busy) {
+  if (request.id < 0 || request.id >= static_cast<int>(slots_.size()) || !slots_[request.id].busy) {
     throw ContractViolation("wait on a request that is not outstanding");
   }
   const Slot& slot = slots_[request.id];
@@ -234,7 +239,8 @@ void SimComm::wait_all() {
   sg4::Comm::wait_all(comms);
   record_.wait_seconds += sg4::Engine::get_clock() - start;
   record_.waiting_for.clear();
-  for (int id : ids) complete(id);
+  for (int id : ids)
+    complete(id);
 }
 
 void SimComm::copy(Moves moves) {
@@ -311,7 +317,9 @@ void SimComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
   constexpr int kThrottle = 32;
   const int P = size();
   copy([&](MoveSink out) {
-    out({{rank_, rank_}, Place::temp(send_temp, rank_ * block), Place::temp(recv_temp, rank_ * block),
+    out({{rank_, rank_},
+         Place::temp(send_temp, rank_ * block),
+         Place::temp(recv_temp, rank_ * block),
          block});
   });
   for (int first = 1; first < P; first += kThrottle) {
@@ -319,17 +327,23 @@ void SimComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
     next_round();
     for (int i = first; i <= last; ++i) {
       const int src = static_cast<int>(mod(rank_ + i, P));
-      irecv(src, [&](PieceSink out) { out({{src, rank_}, Place::temp(recv_temp, src * block), block}); });
+      irecv(src, [&](PieceSink out) {
+        out({{src, rank_}, Place::temp(recv_temp, src * block), block});
+      });
     }
     for (int i = first; i <= last; ++i) {
       const int dst = static_cast<int>(mod(rank_ - i, P));
-      isend(dst, [&](PieceSink out) { out({{rank_, dst}, Place::temp(send_temp, dst * block), block}); });
+      isend(dst, [&](PieceSink out) {
+        out({{rank_, dst}, Place::temp(send_temp, dst * block), block});
+      });
     }
     wait_all();
   }
 }
 
-void SimComm::group_begin() { sleep(world_.platform->group_launch_overhead); }
+void SimComm::group_begin() {
+  sleep(world_.platform->group_launch_overhead);
+}
 
 void SimComm::set_phase(const char* label) {
   const double now = sg4::Engine::get_clock();
@@ -341,6 +355,8 @@ void SimComm::set_phase(const char* label) {
   phase_start_ = now;
 }
 
-void SimComm::finish_phases() { set_phase(phase_); }
+void SimComm::finish_phases() {
+  set_phase(phase_);
+}
 
 }  // namespace a2a::sim

@@ -1,5 +1,5 @@
-// The SimGrid backend of the comm interface (DESIGN.md, "Backends"): one instance per simulated rank,
-// used from inside that rank's actor.
+// The SimGrid backend of the comm interface (DESIGN.md, "Backends"): one instance per simulated
+// rank, used from inside that rank's actor.
 //
 // Model:
 //  * a message is a SimGrid communication of its simulated size through a per-(src, dst, kind)
@@ -10,7 +10,8 @@
 //  * every message posted (send or receive) costs the platform's per-message CPU overhead;
 //  * local copies take bytes / memory-copy bandwidth; a group launch costs the launch overhead;
 //  * allreduce_max is a dissemination exchange of 8-byte messages (ceil(log2 P) rounds);
-//  * vendor_alltoallv runs the configured MPI's default choice from the catalog; vendor_alltoall runs
+//  * vendor_alltoallv runs the configured MPI's default choice from the catalog; vendor_alltoall
+//  runs
 //    a batched linear exchange (throttle 32) between the temporaries.
 // Size-only mode (default) carries no bytes and answers block sizes from the lazy workload; payload
 // mode carries real bytes and sizes exactly like the MPI backend and is checked byte for byte.
@@ -18,6 +19,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -29,9 +31,9 @@ namespace a2a::sim {
 
 // What travels through a mailbox.
 struct SimMessage {
-  Bytes bytes = 0;                  // simulated size of the data
-  std::vector<std::byte> data;      // payload mode
-  std::vector<std::int64_t> values; // metadata sizes (payload mode) or an allreduce value
+  Bytes bytes = 0;                   // simulated size of the data
+  std::vector<std::byte> data;       // payload mode
+  std::vector<std::int64_t> values;  // metadata sizes (payload mode) or an allreduce value
 };
 
 class SimComm final : public Comm {
@@ -105,7 +107,9 @@ class SimComm final : public Comm {
   std::unique_ptr<KnownSizes> sizes_;
   std::vector<Bytes> temp_sizes_;
   Bytes temp_in_use_ = 0;
-  std::vector<Slot> slots_;
+  // A deque: SimGrid writes each receive's message pointer into its slot when it completes, so
+  // slots must never move while requests are outstanding.
+  std::deque<Slot> slots_;
   std::vector<int> free_slots_;
   const char* phase_ = phase::setup;
   double phase_start_ = 0;

@@ -1,5 +1,5 @@
-// State shared by all simulated ranks of one SimGrid run: the platform, the workload, the mailboxes,
-// and every rank's record of what it did and when.
+// State shared by all simulated ranks of one SimGrid run: the platform, the workload, the
+// mailboxes, and every rank's record of what it did and when.
 #pragma once
 
 #include <simgrid/s4u.hpp>

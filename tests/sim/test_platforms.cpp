@@ -370,6 +370,9 @@ TEST_CASE("presets at small scale and at 131,072 ranks") {
   SUBCASE("polaris, 131,072 ranks (4,096 nodes)") {
     check_dragonfly(load_platform("polaris"), 131072);
   }
+  SUBCASE("small_dragonfly, 256 ranks") {
+    check_dragonfly(load_platform("small_dragonfly"), 256);
+  }
   SUBCASE("theta, 256 ranks") {
     check_dragonfly(load_platform("theta"), 256);
   }

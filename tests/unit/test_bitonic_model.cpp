@@ -2,11 +2,17 @@
 // on plain arrays of (dst, src, offset) keys, one key per byte:
 //  * rotate and merge_in_place on random run lists with buffers of 1.. bytes: every move's label
 //    is the key really at its source, and the result is the rotation / the sorted merge;
+//  * encode_runs / decode_runs round trip, and decode_runs rejecting malformed descriptors;
 //  * the whole network for P = 1, 2, 4, 8, 16 with random balanced counts (sums of weighted
 //    permutations, many zero and one-byte blocks), Zhuang's cases 1–4 and several chunk sizes,
-//    moving keys exactly as bitonic_inplace.cpp does (chunked swaps, then merges) and checking at
-//    every step that the arrays match the replayed run lists, and at the end that every rank holds
-//    exactly its destination's bytes in (source, offset) order;
+//    driven exactly as bitonic_inplace.cpp drives the comm: per step the partners swap their run
+//    descriptors as integer arrays (count, then tuples), each plans from its own runs and the
+//    decoded ones only, then chunked swaps and merges move the keys. Checked against oracles that
+//    share nothing with the algorithm: the two arrays of a compare-exchange end as the lower and
+//    upper halves of their sorted union, each stage starts from sorted windows of the group's
+//    halves, and every rank ends with exactly its destination's bytes in (source, offset) order;
+//  * the bookkeeping (runs held, runs alive during a step) for the a2a-mpi zhuang workloads up to
+//    P = 32 (run lists only), for skewed counts, and a workload where runs held reach P²/4 + 1;
 //  * check(): power of two, balanced, packed layout.
 #include <doctest/doctest.h>
 
@@ -14,11 +20,14 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "algorithms/memory/bitonic_runs.hpp"
 #include "algorithms/registry.hpp"
+#include "workloads/workload.hpp"
 
 namespace a2a::bitonic {
 namespace {
@@ -108,6 +117,20 @@ TEST_CASE("bitonic rotate: every split and buffer size, labels checked") {
   }
 }
 
+// Oracle: merge of two sorted run lists.
+RunList merged(const RunList& a, const RunList& b) {
+  RunList out;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && key_less(a[i], b[j]))) {
+      append(out, a[i++]);
+    } else {
+      append(out, b[j++]);
+    }
+  }
+  return out;
+}
+
 TEST_CASE("bitonic merge_in_place: random interleavings, labels checked, stable and sorted") {
   std::mt19937 rng(2);
   for (int trial = 0; trial < 400; ++trial) {
@@ -153,8 +176,55 @@ TEST_CASE("bitonic merge_in_place: random interleavings, labels checked, stable 
   }
 }
 
+// ---- run descriptors
+// -----------------------------------------------------------------------------
+
+TEST_CASE("bitonic run descriptors: round trip and malformed input") {
+  const RunList runs = {{0, 1, 0, 5}, {0, 3, 2, 1}, {0, 3, 4, 2}, {2, 0, 0, 7}};
+  const std::vector<std::int64_t> values = encode_runs(runs);
+  CHECK(values.size() == runs.size() * kRunFields);
+  CHECK(decode_runs(values, 4, 15) == runs);
+  CHECK(decode_runs({}, 4, 0).empty());
+  auto bad = [&](std::size_t field, std::int64_t value) {
+    std::vector<std::int64_t> v = values;
+    v[field] = value;
+    return v;
+  };
+  CHECK_THROWS_AS(decode_runs(values, 4, 14), ContractViolation);  // not n bytes
+  CHECK_THROWS_AS(decode_runs(std::span(values).first(5), 4, 15), ContractViolation);
+  CHECK_THROWS_AS(decode_runs(values, 2, 15), ContractViolation);      // rank 3 of 2
+  CHECK_THROWS_AS(decode_runs(bad(3, 0), 4, 10), ContractViolation);   // empty run
+  CHECK_THROWS_AS(decode_runs(bad(2, -1), 4, 15), ContractViolation);  // negative offset
+  CHECK_THROWS_AS(decode_runs(bad(7, 3), 4, 17), ContractViolation);   // overlaps the next run
+  CHECK_THROWS_AS(decode_runs(bad(12, 0), 4, 15), ContractViolation);  // out of key order
+  CHECK_THROWS_AS(decode_runs(bad(4, -1), 4, 15), ContractViolation);  // no such rank
+}
+
 // ---- the whole network
 // ---------------------------------------------------------------------------
+
+// Oracle: the sorted layout of the bytes sent by ranks [first, first + count) — for each
+// destination in order, their blocks in source order — cut into `count` windows of n bytes. After
+// a stage, the q-th rank of a group of `count` holds window q.
+std::vector<RunList> sorted_windows(const Matrix& c, int first, int count, Bytes n) {
+  const int P = static_cast<int>(c.size());
+  std::vector<RunList> windows(static_cast<std::size_t>(count));
+  Bytes position = 0;
+  for (int d = 0; d < P; ++d) {
+    for (int s = first; s < first + count; ++s) {
+      for (Bytes offset = 0; offset < c[s][d];) {
+        const Bytes window = position / n;  // n > 0 here: n = 0 has no bytes
+        REQUIRE(window < count);
+        const Bytes take = std::min(c[s][d] - offset, (window + 1) * n - position);
+        append(windows[static_cast<std::size_t>(window)], {d, s, offset, take});
+        position += take;
+        offset += take;
+      }
+    }
+  }
+  REQUIRE(position == count * n);
+  return windows;
+}
 
 // Sum of `terms` random permutation matrices with random weights: every row and column sums to
 // the same total. Weights mix zero, one-byte and larger blocks.
@@ -199,90 +269,142 @@ Matrix zhuang(int P, int which, Bytes n) {
   return c;
 }
 
+// The byte counts of an a2a workload spec, as a2a-mpi verify runs it.
+Matrix workload_matrix(const std::string& spec, int P) {
+  const auto workload = make_workload(spec, P);
+  Matrix c(static_cast<std::size_t>(P), std::vector<Bytes>(static_cast<std::size_t>(P), 0));
+  for (int s = 0; s < P; ++s) {
+    for (int d = 0; d < P; ++d)
+      c[s][d] = workload->count(s, d) * workload->element_bytes();
+  }
+  return c;
+}
+
+// Bookkeeping a rank holds, maxima over ranks and steps.
 struct NetworkReport {
-  std::size_t max_runs = 0;
+  std::size_t max_runs = 0;     // R: runs a rank holds between steps
+  std::size_t max_partner = 0;  // R' of a partner, received as 4·R' integers
+  std::size_t max_alive = 0;    // runs alive while planning: own, partner's, give, take, layout
+  std::size_t max_values = 0;   // integers of one descriptor message
+  Bytes max_merge_moved = 0;    // bytes copied by one merge (rotations through the buffer)
 };
 
-// Runs bitonic_inplace's data motion on key arrays, exactly as the algorithm drives the comm.
-NetworkReport run_network(const Matrix& c, Bytes chunk) {
+// Runs bitonic_inplace's network on P ranks, as the algorithm drives the comm. With `keys`, every
+// byte is a key in an array and every move and message is applied and checked; without, only the
+// run lists (for large totals).
+NetworkReport run_network(const Matrix& c, Bytes chunk, bool keys = true) {
   const int P = static_cast<int>(c.size());
   const int stages = log2_exact(P);
   REQUIRE(stages >= 0);
   const Bytes n = std::accumulate(c[0].begin(), c[0].end(), Bytes{0});
-  auto size_of = [&](BlockId b) { return c[b.src][b.dst]; };
+  const Bytes buffer = std::max<Bytes>(1, std::min(chunk, n));
   NetworkReport report;
 
   // Step 0: each rank's send blocks in destination order.
   std::vector<RankModel> ranks(static_cast<std::size_t>(P));
   std::vector<RunList> state(static_cast<std::size_t>(P));
   for (int r = 0; r < P; ++r) {
-    for (int d = 0; d < P; ++d)
-      append(state[r], {d, r, 0, c[r][d]});
-    ranks[r].array = keys_of(state[r]);
-    ranks[r].buffer.assign(static_cast<std::size_t>(std::max<Bytes>(1, std::min(chunk, n))),
-                           Key{-1, -1, -1});
-    REQUIRE(static_cast<Bytes>(ranks[r].array.size()) == n);
-    REQUIRE(sorted_windows(r, 1, P, n, size_of)[0] == state[r]);
+    state[r] = send_runs(r, P, [&](BlockId b) {
+      REQUIRE(b.src == r);  // a rank starts from its own counts only
+      return c[b.src][b.dst];
+    });
+    REQUIRE(state[r] == sorted_windows(c, r, 1, n)[0]);
+    if (keys) {
+      ranks[r].array = keys_of(state[r]);
+      ranks[r].buffer.assign(static_cast<std::size_t>(buffer), Key{-1, -1, -1});
+      REQUIRE(static_cast<Bytes>(ranks[r].array.size()) == n);
+    }
   }
-  const Bytes buffer = std::max<Bytes>(1, std::min(chunk, n));
+  if (P == 1 || n == 0) return report;  // the algorithm stops after the copy
 
   for (int stage = 1; stage <= stages; ++stage) {
     const int size = 1 << stage;
-    // What the algorithm rebuilds at a stage start is what the previous stage left.
-    for (int base = 0; base < P; base += size) {
-      auto low = sorted_windows(base, size / 2, P, n, size_of);
-      auto high = sorted_windows(base + size / 2, size / 2, P, n, size_of);
+    for (int base = 0; base < P; base += size) {  // both halves of every group are sorted
+      const auto low = sorted_windows(c, base, size / 2, n);
+      const auto high = sorted_windows(c, base + size / 2, size / 2, n);
       for (int q = 0; q < size / 2; ++q) {
         CHECK(low[q] == state[base + q]);
         CHECK(high[q] == state[base + size / 2 + q]);
       }
     }
     for (int step = 0; step < stage; ++step) {
-      std::vector<RunList> next = state;
+      // The descriptor messages of every rank: first the count, then the tuples.
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(P));
+      std::vector<std::vector<std::int64_t>> wire(static_cast<std::size_t>(P));
+      for (int r = 0; r < P; ++r) {
+        counts[r] = static_cast<std::int64_t>(state[r].size());
+        wire[r] = encode_runs(state[r]);
+        report.max_values = std::max(report.max_values, wire[r].size());
+      }
+      std::vector<SwapPlan> plans(static_cast<std::size_t>(P));
+      for (int r = 0; r < P; ++r) {
+        const int q = partner(r, stage, step);
+        REQUIRE(partner(q, stage, step) == r);
+        REQUIRE((r ^ q) < size);  // within the group
+        std::vector<std::int64_t> received(static_cast<std::size_t>(counts[q]) * kRunFields);
+        REQUIRE(received.size() == wire[q].size());  // irecv_values sized from the count
+        std::copy(wire[q].begin(), wire[q].end(), received.begin());
+        const RunList theirs = decode_runs(received, P, n);
+        plans[r] = plan_swap(state[r], theirs, r < q);
+        const SwapPlan& plan = plans[r];
+        report.max_partner = std::max(report.max_partner, theirs.size());
+        report.max_alive =
+            std::max(report.max_alive, state[r].size() + theirs.size() + plan.give.size() +
+                                           plan.take.size() + plan.layout.size());
+      }
       for (int x = 0; x < P; ++x) {
         const int y = partner(x, stage, step);
-        REQUIRE(partner(y, stage, step) == x);
-        REQUIRE((x ^ y) < size);  // within the group
         if (x > y) continue;
-        SwapPlan px = plan_swap(state[x], state[y], true);
-        SwapPlan py = plan_swap(state[y], state[x], false);
+        SwapPlan& px = plans[x];
+        SwapPlan& py = plans[y];
         REQUIRE(px.bytes == py.bytes);
         CHECK(px.give == py.take);
         CHECK(px.take == py.give);
-        // Chunked sendrecv-replace, piece lists as swap_with builds them.
-        RunCursor gx(px.give), tx(px.take), gy(py.give), ty(py.take);
-        for (Bytes t = 0; t < px.bytes; t += buffer) {
-          const Bytes len = std::min(buffer, px.bytes - t);
-          const RunList out_x = gx.next(len), in_x = tx.next(len);
-          const RunList out_y = gy.next(len), in_y = ty.next(len);
-          REQUIRE(out_x == in_y);
-          REQUIRE(out_y == in_x);
-          Keys& ax = ranks[x].array;
-          Keys& ay = ranks[y].array;
-          const Keys sent_x(ax.begin() + px.at + t, ax.begin() + px.at + t + len);
-          const Keys sent_y(ay.begin() + py.at + t, ay.begin() + py.at + t + len);
-          REQUIRE(sent_x == keys_of(out_x));
-          REQUIRE(sent_y == keys_of(out_y));
-          std::copy(sent_y.begin(), sent_y.end(), ax.begin() + px.at + t);
-          std::copy(sent_x.begin(), sent_x.end(), ay.begin() + py.at + t);
+        Keys lower, upper;  // the oracle: halves of the sorted union
+        if (keys) {
+          Keys both = ranks[x].array;
+          both.insert(both.end(), ranks[y].array.begin(), ranks[y].array.end());
+          std::sort(both.begin(), both.end());
+          lower.assign(both.begin(), both.begin() + n);
+          upper.assign(both.begin() + n, both.end());
+          // Chunked sendrecv-replace, piece lists as swap_with builds them.
+          RunCursor gx(px.give), tx(px.take), gy(py.give), ty(py.take);
+          for (Bytes t = 0; t < px.bytes; t += buffer) {
+            const Bytes len = std::min(buffer, px.bytes - t);
+            const RunList out_x = gx.next(len), in_x = tx.next(len);
+            const RunList out_y = gy.next(len), in_y = ty.next(len);
+            REQUIRE(out_x == in_y);
+            REQUIRE(out_y == in_x);
+            Keys& ax = ranks[x].array;
+            Keys& ay = ranks[y].array;
+            const Keys sent_x(ax.begin() + px.at + t, ax.begin() + px.at + t + len);
+            const Keys sent_y(ay.begin() + py.at + t, ay.begin() + py.at + t + len);
+            REQUIRE(sent_x == keys_of(out_x));
+            REQUIRE(sent_y == keys_of(out_y));
+            std::copy(sent_y.begin(), sent_y.end(), ax.begin() + px.at + t);
+            std::copy(sent_x.begin(), sent_x.end(), ay.begin() + py.at + t);
+          }
         }
         for (auto [rank, plan] : {std::pair{x, &px}, std::pair{y, &py}}) {
           RankModel& model = ranks[rank];
-          REQUIRE(model.array == keys_of(plan->layout));
+          if (keys) REQUIRE(model.array == keys_of(plan->layout));
+          Bytes moved = 0;
           merge_in_place(plan->layout, 0, plan->middle, plan->layout.size(), 0, buffer,
-                         [&](const LocalMove& m) { model.apply(m); });
-          CHECK(std::is_sorted(model.array.begin(), model.array.end()));
-          next[rank] = normalized(plan->layout);
+                         [&](const LocalMove& m) {
+                           moved += m.run.bytes;
+                           if (keys) model.apply(m);
+                         });
+          report.max_merge_moved = std::max(report.max_merge_moved, moved);
+          state[rank] = normalized(plan->layout);
+          REQUIRE(total_bytes(state[rank]) == n);
         }
-        // The replay the algorithm uses for everybody else's runs.
-        RunList low = state[x], high = state[y];
-        merge_split(low, high);
-        CHECK(low == next[x]);
-        CHECK(high == next[y]);
-        CHECK(keys_of(low) == ranks[x].array);
-        CHECK(keys_of(high) == ranks[y].array);
+        if (keys) {
+          CHECK(ranks[x].array == lower);
+          CHECK(ranks[y].array == upper);
+          CHECK(keys_of(state[x]) == lower);
+          CHECK(keys_of(state[y]) == upper);
+        }
       }
-      state = std::move(next);
       for (const RunList& runs : state)
         report.max_runs = std::max(report.max_runs, runs.size());
     }
@@ -294,7 +416,7 @@ NetworkReport run_network(const Matrix& c, Bytes chunk) {
     for (int s = 0; s < P; ++s)
       append(expected, {r, s, 0, c[s][r]});
     CHECK(state[r] == expected);
-    CHECK(ranks[r].array == keys_of(expected));
+    if (keys) CHECK(ranks[r].array == keys_of(expected));
   }
   return report;
 }
@@ -322,12 +444,49 @@ TEST_CASE("bitonic network: Zhuang cases 1-4 and all-zero exchanges") {
         CAPTURE(P);
         CAPTURE(which);
         CAPTURE(chunk);
-        const NetworkReport report = run_network(zhuang(P, which, 8 * P), chunk);
-        MESSAGE("zhuang" << which << " P=" << P << ": at most " << report.max_runs
-                         << " runs per rank");
+        run_network(zhuang(P, which, 8 * P), chunk);
       }
     }
     run_network(zhuang(P, 1, 0), 4);  // nothing to move
+  }
+}
+
+TEST_CASE("bitonic network: bookkeeping of the a2a-mpi zhuang workloads up to P = 32") {
+  // Run lists only: the default n = 64·P elements of 8 bytes. The bookkeeping is O(P + R) runs
+  // per rank; here R stays within P + 2 and a descriptor message within 4·(P + 2) integers.
+  for (int P : {2, 4, 8, 16, 32}) {
+    for (int which = 1; which <= 4; ++which) {
+      const std::string spec = "zhuang" + std::to_string(which);
+      CAPTURE(spec);
+      CAPTURE(P);
+      const NetworkReport r = run_network(workload_matrix(spec, P), 65536, false);
+      CHECK(r.max_runs <= static_cast<std::size_t>(P) + 2);
+      CHECK(r.max_partner == r.max_runs);
+      CHECK(r.max_values == kRunFields * r.max_runs);
+      MESSAGE(spec << " P=" << P << ": R <= " << r.max_runs << " runs held, " << r.max_alive
+                   << " runs alive while planning (" << r.max_alive * sizeof(Run)
+                   << " bytes), descriptor message <= " << r.max_values
+                   << " integers, merge moves <= " << r.max_merge_moved
+                   << " bytes of N = " << 64 * P * 8);
+    }
+  }
+}
+
+TEST_CASE("bitonic network: runs held can reach P²/4 + 1") {
+  // Every rank sends one byte to everybody and a large block to the rank P/2 away. At the last
+  // stage the lower half's sorted bytes start with P/2 one-byte blocks for each of the first P/2
+  // destinations: rank 0 holds P²/4 runs plus the start of a large block. Runs name blocks (the
+  // Pieces of a message must), so a run list cannot stay O(P) here.
+  for (int P : {8, 16, 32}) {
+    Matrix c(static_cast<std::size_t>(P), std::vector<Bytes>(static_cast<std::size_t>(P), 1));
+    for (int s = 0; s < P; ++s)
+      c[s][(s + P / 2) % P] += 1000;
+    CAPTURE(P);
+    const NetworkReport report = run_network(c, 65536, P <= 16);
+    CHECK(report.max_runs == static_cast<std::size_t>(P * P / 4 + 1));
+    MESSAGE("one byte to all, 1000 to the rank P/2 away, P="
+            << P << ": at most " << report.max_runs << " runs per rank, " << report.max_alive
+            << " alive while planning");
   }
 }
 
@@ -344,7 +503,8 @@ TEST_CASE("bitonic network: skewed, many one-byte blocks") {
       CAPTURE(P);
       CAPTURE(chunk);
       const NetworkReport report = run_network(c, chunk);
-      MESSAGE("skewed P=" << P << ": at most " << report.max_runs << " runs per rank");
+      MESSAGE("skewed P=" << P << ": at most " << report.max_runs << " runs per rank, "
+                          << report.max_alive << " alive while planning");
     }
   }
 }

@@ -58,7 +58,7 @@ std::vector<int> radices(int P) {
   return out;
 }
 
-TEST_CASE("digit counts are exact integers") {
+TEST_CASE("bruck indices: digit counts are exact integers") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       CAPTURE(P);
@@ -75,7 +75,7 @@ TEST_CASE("digit counts are exact integers") {
   CHECK(digit_positions(7, 7) == 1);
 }
 
-TEST_CASE("round list: every (x, z) some block index has, in order, K <= w(r-1)") {
+TEST_CASE("bruck indices: round list: every (x, z) some block index has, in order, K <= w(r-1)") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       CAPTURE(P);
@@ -111,7 +111,7 @@ TEST_CASE("round list: every (x, z) some block index has, in order, K <= w(r-1)"
   CHECK(round_count(10, 3) == 5);  // 9 = 100 in base 3: only z = 1 at the top digit
 }
 
-TEST_CASE("blocks of a round: list, count, packed slots") {
+TEST_CASE("bruck indices: blocks of a round: list, count, packed slots") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       CAPTURE(P);
@@ -135,7 +135,7 @@ TEST_CASE("blocks of a round: list, count, packed slots") {
   }
 }
 
-TEST_CASE("has_moved and hops_left follow the digits") {
+TEST_CASE("bruck indices: has_moved and hops_left follow the digits") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       const int w = brute_digits(P, r);
@@ -237,7 +237,7 @@ void simulate_staged(int P, int r, Orientation o) {
   }
 }
 
-TEST_CASE("staged Bruck rounds deliver every block (both orientations, every radix)") {
+TEST_CASE("bruck indices: staged rounds deliver every block, both orientations, every radix") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       CAPTURE(P);
@@ -305,7 +305,7 @@ void simulate_zero_copy(int P, int r) {
   }
 }
 
-TEST_CASE("zero-copy Bruck alternation delivers every block into R") {
+TEST_CASE("bruck indices: zero-copy Bruck alternation delivers every block into R") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int r : radices(P)) {
       CAPTURE(P);

@@ -34,8 +34,7 @@ TEST_CASE("validate_layout rejects negative counts, negative displacements, over
                        InvalidParameter);
   layout = three_ranks();
   layout.rdispls[1] = 2;  // [1,3) and [2,3) overlap
-  CHECK_THROWS_WITH_AS(validate_layout(layout, 0), doctest::Contains("overlap"),
-                       InvalidParameter);
+  CHECK_THROWS_WITH_AS(validate_layout(layout, 0), doctest::Contains("overlap"), InvalidParameter);
   layout = three_ranks();
   layout.recvcounts.pop_back();
   CHECK_THROWS_AS(validate_layout(layout, 0), InvalidParameter);
@@ -53,7 +52,7 @@ TEST_CASE("KnownSizes: own blocks known, others only after metadata, disagreemen
   CHECK(sizes.get({1, 0}) == 4);  // sendcounts[0] * extent
   CHECK(sizes.get({1, 1}) == 0);
   CHECK(sizes.get({1, 2}) == 8);
-  CHECK(sizes.get({0, 1}) == 8);   // receives recvcounts[0] * extent
+  CHECK(sizes.get({0, 1}) == 8);  // receives recvcounts[0] * extent
   CHECK_THROWS_AS(sizes.get({0, 2}), ContractViolation);
   sizes.learn({0, 2}, 40);
   CHECK(sizes.get({0, 2}) == 40);
@@ -90,7 +89,8 @@ TEST_CASE("PayloadBuffers: bounds-checked places, no writes to the send buffer, 
 TEST_CASE("PayloadBuffers pack, unpack and copy move exactly the described bytes") {
   ExchangeLayout layout = three_ranks();
   std::vector<std::byte> send(16), recv(20, std::byte{0});
-  for (size_t i = 0; i < send.size(); ++i) send[i] = std::byte(i + 1);
+  for (size_t i = 0; i < send.size(); ++i)
+    send[i] = std::byte(i + 1);
   RunStats stats;
   PayloadBuffers buffers(layout, send.data(), recv.data(), stats);
   std::vector<std::byte> packed;
@@ -104,8 +104,7 @@ TEST_CASE("PayloadBuffers pack, unpack and copy move exactly the described bytes
   CHECK(packed == std::vector<std::byte>{std::byte(5), std::byte(6), std::byte(7), std::byte(8),
                                          std::byte(13), std::byte(14)});
   std::vector<Piece> where;
-  PayloadBuffers::collect([&](PieceSink out) { out({{2, 0}, Place::recv_block(0, 2), 6}); },
-                          where);
+  PayloadBuffers::collect([&](PieceSink out) { out({{2, 0}, Place::recv_block(0, 2), 6}); }, where);
   buffers.unpack(where, packed.data());
   CHECK(std::memcmp(recv.data() + 6, packed.data(), 6) == 0);
   CHECK(recv[5] == std::byte{0});
@@ -125,7 +124,7 @@ class TinyWorkload : public Workload {
 };
 }  // namespace
 
-TEST_CASE("layouts: gaps layout has gaps and a non-monotonic order; packed has neither") {
+TEST_CASE("layouts: gaps layout has gaps and a non-monotonic order, packed has neither") {
   TinyWorkload workload;
   for (int rank = 0; rank < 3; ++rank) {
     ExchangeLayout gaps = make_layout(workload, rank, LayoutStyle::gaps);
@@ -159,6 +158,7 @@ TEST_CASE("the checker finds a wrong byte, a touched gap, and names the block") 
   // The pattern depends on source, destination and offset.
   CHECK(pattern_byte(1, 2, 0) != pattern_byte(2, 1, 0));
   int differing = 0;
-  for (int k = 0; k < 64; ++k) differing += pattern_byte(0, 1, k) != pattern_byte(0, 2, k);
+  for (int k = 0; k < 64; ++k)
+    differing += pattern_byte(0, 1, k) != pattern_byte(0, 2, k);
   CHECK(differing > 48);
 }

@@ -67,7 +67,8 @@ TEST_CASE("every preset parses and has the documented shape") {
     CHECK(spec.intra_node.bandwidth > 0);
     CHECK(load_platform(preset.name).name == preset.name);
   }
-  CHECK(names == std::set<std::string>{"fugaku", "laptop", "polaris", "theta", "tiny"});
+  CHECK(names ==
+        std::set<std::string>{"fugaku", "laptop", "polaris", "small_dragonfly", "theta", "tiny"});
 
   const PlatformSpec polaris = load_platform("polaris");
   CHECK(polaris.topology == Topology::dragonfly);
@@ -95,13 +96,17 @@ TEST_CASE("every preset parses and has the documented shape") {
   CHECK(tiny.ranks_per_node == 4);
   CHECK(tiny.node_count() == 64);
 
+  const PlatformSpec small = load_platform("small_dragonfly");
+  CHECK(small.topology == Topology::dragonfly);
+  CHECK(small.max_ranks() == 256);
+
   const PlatformSpec laptop = load_platform("laptop");
   CHECK(laptop.topology == Topology::single_node);
   CHECK(laptop.node_count() == 1);
   CHECK(laptop.max_ranks() == 8);
 }
 
-TEST_CASE("a full description fills every field; optional keys default") {
+TEST_CASE("a full description fills every field and optional keys take their defaults") {
   const PlatformSpec spec = parse_platform(kStar, "star.yaml");
   CHECK(spec.name == "s");
   CHECK(spec.source == "star.yaml");
@@ -234,6 +239,14 @@ TEST_CASE("loader errors name the file, the line and the key") {
        "test.yaml:10: key 'message_overhead': must not be negative"},
       {std::string(kStar) + "memory_copy_bandwidth: 0\n",
        "test.yaml:10: key 'memory_copy_bandwidth': must be positive"},
+      {replace(kStar, "ranks_per_node: 2", "ranks_per_node:"),
+       "test.yaml:6: key 'ranks_per_node': has no value"},
+      {std::string(kStar) + "message_overhead:\n",
+       "test.yaml:10: key 'message_overhead': has no value"},
+      {replace(kStar, "link: {bandwidth: 10GBps, latency: 1us}", "link:"),
+       "test.yaml:5: key 'link': has no value"},
+      {replace(kStar, "topology:\n  kind: star\n  nodes: 4", "topology:"),
+       "test.yaml:2: key 'topology': has no value"},
       {std::string(kStar) + "group_launch_overhead: [1us]\n",
        "test.yaml:10: key 'group_launch_overhead': must be a single value"},
       {replace(kStar, "link: {bandwidth: 10GBps, latency: 1us}", "link: 10GBps"),
@@ -291,7 +304,7 @@ TEST_CASE("loader errors name the file, the line and the key") {
   }
 }
 
-TEST_CASE("load_platform reads files and names them in errors; unknown names list the presets") {
+TEST_CASE("load_platform reads files and names them in errors, unknown names list the presets") {
   const std::string path = "/tmp/a2a_test_platform_" + std::to_string(::getpid()) + ".yaml";
   {
     std::ofstream out(path);
@@ -459,7 +472,7 @@ TEST_CASE("dragonfly wiring and minimal routes, exhaustively over small shapes")
 }
 
 TEST_CASE("dragonfly presets: every group pair linked, parallel links spread over routers") {
-  for (const char* name : {"polaris", "theta"}) {
+  for (const char* name : {"polaris", "theta", "small_dragonfly"}) {
     CAPTURE(name);
     const DragonflyLayout layout(load_platform(name));
     const int G = layout.groups();

@@ -9,11 +9,12 @@ using namespace a2a;
 
 TEST_CASE("the catalog holds every algorithm of ALGORITHMS.md exactly once, fully described") {
   const std::set<std::string> expected = {
-      "spread_out",          "scattered",          "ompi_linear",        "ompi_pairwise",
-      "xor_pairwise",        "vendor",             "bruck_basic",        "bruck_modified",
-      "bruck_zero_copy",     "bruck_zero_rotation", "bruck_radix",       "padded_alltoall",
-      "padded_bruck",        "two_phase_bruck",    "parlogna",           "parlinna_coalesced",
-      "parlinna_staggered",  "bitonic_inplace"};
+      "spread_out",          "scattered",          "ompi_linear",
+      "ompi_pairwise",       "xor_pairwise",       "vendor",
+      "bruck_basic",         "bruck_modified",     "bruck_zero_copy",
+      "bruck_zero_rotation", "bruck_radix",        "padded_alltoall",
+      "padded_bruck",        "two_phase_bruck",    "parlogna",
+      "parlinna_coalesced",  "parlinna_staggered", "bitonic_inplace"};
   std::set<std::string> names;
   for (const auto& info : catalog()) {
     CAPTURE(info.name);
@@ -46,15 +47,15 @@ TEST_CASE("configure parses specs, fills defaults and names the parameter on err
                        InvalidParameter);
   CHECK_THROWS_WITH_AS(configure("parlogna:r=2", 8, 8), doctest::Contains("no parameter 'r'"),
                        InvalidParameter);
-  CHECK_THROWS_WITH_AS(configure("parlogna:radix=x", 8, 8),
-                       doctest::Contains("not an integer"), InvalidParameter);
+  CHECK_THROWS_WITH_AS(configure("parlogna:radix=x", 8, 8), doctest::Contains("not an integer"),
+                       InvalidParameter);
   CHECK_THROWS_WITH_AS(configure("parlogna:radix", 8, 8), doctest::Contains("key=value"),
                        InvalidParameter);
   CHECK_THROWS_WITH_AS(configure("bruk", 8, 8), doctest::Contains("unknown algorithm 'bruk'"),
                        InvalidParameter);
 }
 
-TEST_CASE("a radix of a one-rank exchange is accepted: the range [2, P] would be empty") {
+TEST_CASE("a radix of a one-rank exchange is accepted: the range (2, P) would be empty") {
   CHECK(configure("bruck_radix", 1, 1).params.get("radix") == 2);
   CHECK(configure("parlogna", 2, 1).params.get("radix") == 2);
   CHECK_THROWS_AS(configure("parlogna:radix=3", 2, 1), InvalidParameter);
@@ -64,7 +65,8 @@ TEST_CASE("expand: explicit lists, all, and unknown names") {
   const AlgorithmInfo& parlogna = find_algorithm("parlogna");
   auto all = expand(parlogna, {{"radix", "all"}}, 7, 7);
   REQUIRE(all.size() == 6);  // radix 2..7
-  for (int i = 0; i < 6; ++i) CHECK(all[i].params.get("radix") == i + 2);
+  for (int i = 0; i < 6; ++i)
+    CHECK(all[i].params.get("radix") == i + 2);
   auto some = expand(parlogna, {{"radix", "2,5"}}, 7, 7);
   REQUIRE(some.size() == 2);
   CHECK(some[1].params.get("radix") == 5);

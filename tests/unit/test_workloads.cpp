@@ -173,7 +173,7 @@ TEST_CASE("workload huge: one large block, the rest small") {
   CHECK(matrix_of("huge:small=0", 5)[1][1] == 0);
 }
 
-TEST_CASE("workload uniform: counts in [0, max/elem], every value reached, mean max/2") {
+TEST_CASE("workload uniform: counts in (0, max/elem), every value reached, mean max/2") {
   for (auto [max, elem] : {std::pair{64, 8}, {100, 8}, {1024, 8}, {5, 1}, {0, 8}, {7, 8}}) {
     CAPTURE(max);
     CAPTURE(elem);
@@ -195,7 +195,7 @@ TEST_CASE("workload uniform: counts in [0, max/elem], every value reached, mean 
   }
 }
 
-TEST_CASE("workload normal: mean and spread of the seed, truncation to [0, max]") {
+TEST_CASE("workload normal: mean and spread of the seed, truncation to (0, max)") {
   // elem=1 so counts are bytes. 128² = 16384 samples: the sample mean's error is about 2 bytes.
   const Matrix m = matrix_of("normal:elem=1", 128);
   double sum = 0, squares = 0;
@@ -235,7 +235,7 @@ TEST_CASE("workload normal: mean and spread of the seed, truncation to [0, max]"
         Matrix(3, std::vector<std::int64_t>(3, 500)));
 }
 
-TEST_CASE("workload sparse: density of non-empty blocks, sizes in [1, max/elem]") {
+TEST_CASE("workload sparse: density of non-empty blocks, sizes in (1, max/elem)") {
   const Matrix m = matrix_of("sparse:density=0.25,max=80", 128);
   int non_empty = 0;
   for (const auto& row : m) {
@@ -296,7 +296,7 @@ TEST_CASE("workload powerlaw: each sender's sizes are a permutation of floor(max
   }
 }
 
-TEST_CASE("keyed permutation: a bijection of [0, n) for every n and key") {
+TEST_CASE("keyed permutation: a bijection of (0, n) for every n and key") {
   for (std::uint64_t n = 1; n <= 300; ++n) {
     for (std::uint64_t key : {0ull, 1ull, 17ull, 123456789ull}) {
       const a2a::workload_rng::KeyedPermutation perm(n, 42, key);

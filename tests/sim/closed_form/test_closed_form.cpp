@@ -1,6 +1,6 @@
 // On a contention-free star (every node a private full-duplex link of latency L and bandwidth B to
-// a switch without capacity limits; one rank per node; no overheads; free local copies) a message of
-// n bytes between two nodes costs alpha + n * beta with alpha = 2L (up and down) and beta = 1/B,
+// a switch without capacity limits; one rank per node; no overheads; free local copies) a message
+// of n bytes between two nodes costs alpha + n * beta with alpha = 2L (up and down) and beta = 1/B,
 // and flows share a node's link fairly. The SimGrid backend's predictions must equal:
 //   spread_out:   alpha + (P-1) n beta  — all P-1 sends start together and share the uplink, so the
 //                 latency is paid once (Hockney's (P-1) alpha assumes sends one after another);
@@ -49,7 +49,8 @@ double predicted(const std::string& algorithm, const Workload& workload) {
 
 int log2_ceil(int P) {
   int steps = 0;
-  while ((1 << steps) < P) ++steps;
+  while ((1 << steps) < P)
+    ++steps;
   return steps;
 }
 
@@ -58,7 +59,8 @@ double bruck_steps(int P, double block) {
   double total = 0;
   for (int k = 0; (1 << k) < P; ++k) {
     int blocks = 0;
-    for (int i = 0; i < P; ++i) blocks += (i >> k) & 1;
+    for (int i = 0; i < P; ++i)
+      blocks += (i >> k) & 1;
     total += kAlpha + blocks * block * kBeta;
   }
   return total;
@@ -67,7 +69,8 @@ double bruck_steps(int P, double block) {
 double largest_block(const Workload& w) {
   std::int64_t largest = 0;
   for (int s = 0; s < w.ranks(); ++s) {
-    for (int d = 0; d < w.ranks(); ++d) largest = std::max(largest, w.count(s, d));
+    for (int d = 0; d < w.ranks(); ++d)
+      largest = std::max(largest, w.count(s, d));
   }
   return static_cast<double>(largest * w.element_bytes());
 }
@@ -86,8 +89,7 @@ TEST_CASE("spread_out, bruck_basic and padded_bruck equal their closed forms wit
       CHECK(predicted("bruck_basic", *constant) ==
             doctest::Approx(bruck_steps(P, n)).epsilon(0.01));
       CHECK(predicted("padded_bruck", *constant) ==
-            doctest::Approx(log2_ceil(P) * (kAlpha + 8 * kBeta) + bruck_steps(P, n))
-                .epsilon(0.01));
+            doctest::Approx(log2_ceil(P) * (kAlpha + 8 * kBeta) + bruck_steps(P, n)).epsilon(0.01));
     }
   }
 }
