@@ -1,0 +1,97 @@
+// Broken algorithms (not in the catalog) must end a simulation with one clear error naming the
+// configuration and the ranks — never a SimGrid backtrace, a hang or a crash. SimGrid leaves the
+// blocked actors behind, so ctest runs each case in its own process (--test-case=...).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "algorithms/errors.hpp"
+#include "algorithms/registry.hpp"
+#include "sim/simgrid/runner.hpp"
+#include "workloads/workload.hpp"
+
+using namespace a2a;
+
+namespace {
+
+constexpr int kRanks = 4;
+
+std::string failure_of(void (*run)(Comm&, const Params&)) {
+  PlatformSpec star;
+  star.name = "star";
+  star.topology = Topology::star;
+  star.nodes = kRanks;
+  star.link = {1e9, 1e-6};
+  star.global_link = star.link;
+  star.injection = star.link;
+  star.ranks_per_node = 1;
+  star.intra_node = {1e10, 1e-7};
+  sim::SimGridSimulation simulation(star, kRanks, sim::SimOptions{});
+  auto workload = make_workload("constant:size=8", kRanks);
+  AlgorithmInfo broken;
+  broken.name = "broken";
+  broken.run = run;
+  try {
+    simulation.run(Configuration{&broken, Params{}}, *workload);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+Request receive_bytes(Comm& comm, int src, Bytes bytes) {
+  return comm.irecv(src, [&](PieceSink out) {
+    out({{src, comm.rank()}, Place::recv_block(src), bytes});
+  });
+}
+
+}  // namespace
+
+TEST_CASE("deadlock: every rank waits for a message nobody sends") {
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    receive_bytes(comm, (comm.rank() + 1) % comm.size(), 8);
+    comm.wait_all();
+  });
+  CHECK(message.find("broken: deadlock: 4 of 4 ranks never finished") != std::string::npos);
+  CHECK(message.find("rank 0 in wait_all on 1 requests (recv<1)") != std::string::npos);
+}
+
+TEST_CASE("a message nobody receives blocks its sender, reported as a deadlock of that rank") {
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    if (comm.rank() != 0) return;
+    comm.isend(1, [&](PieceSink out) { out({{0, 1}, Place::send_block(1), 8}); });
+    comm.wait_all();
+  });
+  CHECK(message.find(
+            "deadlock: 1 of 4 ranks never finished: rank 0 in wait_all on 1 requests (send>1)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a receive expecting a different size than was sent is a contract violation") {
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    if (comm.rank() == 0) {
+      comm.isend(1, [&](PieceSink out) { out({{0, 1}, Place::send_block(1), 8}); });
+    } else if (comm.rank() == 1) {
+      // Two pieces of 8 bytes: 16 expected, 8 sent.
+      comm.irecv(0, [&](PieceSink out) {
+        out({{0, 1}, Place::recv_block(0), 8});
+        out({{0, 1}, Place::recv_block(0), 8});
+      });
+    }
+    comm.wait_all();
+  });
+  CHECK(message.find("broken: rank 1: rank 1 expected 16 bytes from rank 0 but it sent 8") !=
+        std::string::npos);
+}
+
+TEST_CASE("leaving a request unwaited is a contract violation") {
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    const int peer = comm.rank() ^ 1;
+    receive_bytes(comm, peer, 8);
+    comm.isend(peer, [&](PieceSink out) {
+      out({{comm.rank(), peer}, Place::send_block(peer), 8});
+    });
+  });
+  CHECK(message.find("requests were never waited for") != std::string::npos);
+}
