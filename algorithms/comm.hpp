@@ -112,7 +112,8 @@ class Comm {
   // Buffer rule: a message of two or more pieces is packed when isend is called, so its places may
   // be overwritten (e.g. received into) right away — store-and-forward rounds rely on this. A
   // single contiguous piece may be sent in place: do not write it before waiting on the send.
-  // irecv writes its places only when the request completes.
+  // irecv may write its places at any time until the request completes (a single-piece receive
+  // lands in place): do not read or send them before waiting on it.
   virtual Request isend(int peer, Pieces pieces) = 0;
   virtual Request irecv(int peer, Pieces pieces) = 0;
   // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them.

@@ -177,8 +177,16 @@ std::vector<Configuration> expand(const AlgorithmInfo& algorithm, const ParamCho
     } else {
       std::stringstream list(it->second);
       std::string item;
-      while (std::getline(list, item, ','))
-        values.push_back(parse_int(item, spec.name));
+      while (std::getline(list, item, ',')) {
+        const std::int64_t v = parse_int(item, spec.name);
+        // Explicit values are checked here, so that an `all` on another axis cannot hide them.
+        if (v < spec.min || v > upper_bound(spec, ranks)) {
+          throw InvalidParameter(algorithm.name + ": parameter " + spec.name + "=" +
+                                 std::to_string(v) + " is out of range " + range_text(spec, ranks) +
+                                 " for P=" + std::to_string(ranks));
+        }
+        values.push_back(v);
+      }
     }
     axes.emplace_back(spec.name, std::move(values));
   }

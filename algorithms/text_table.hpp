@@ -49,9 +49,9 @@ class TextTable {
   // never leaves a partial file that looks complete.
   void write_csv(const std::string& path) const {
     const std::string temporary = path + ".partial";
+    bool written = false;
     {
       std::ofstream out(temporary);
-      if (!out) throw Error("cannot write " + path);
       auto line = [&](const std::vector<std::string>& row) {
         for (size_t i = 0; i < row.size(); ++i)
           out << (i ? "," : "") << csv_field(row[i]);
@@ -60,9 +60,12 @@ class TextTable {
       line(headers_);
       for (const auto& row : rows_)
         line(row);
-      if (!out.flush()) throw Error("cannot write " + path);
+      written = static_cast<bool>(out.flush());
     }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
+    if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+      std::remove(temporary.c_str());
+      throw Error("cannot write " + path);
+    }
   }
 
  private:

@@ -18,6 +18,10 @@ namespace {
 // The workload spec with its size option replaced: constant takes size=, the others max=.
 std::string with_size(const std::string& spec, long long size) {
   const std::string family = spec.substr(0, spec.find(':'));
+  if (family == "zero" || family == "fft_n1" || family == "fft_n2" || family == "matrix" ||
+      family.rfind("zhuang", 0) == 0) {
+    throw InvalidParameter("--sizes: workload " + family + " has no block-size option");
+  }
   const std::string key = family == "constant" || family == "huge" ? "size" : "max";
   std::string options = spec.find(':') == std::string::npos ? "" : spec.substr(spec.find(':') + 1);
   std::string kept;
@@ -71,10 +75,15 @@ int run_bench(const BenchOptions& options) {
     return 2;
   }
   std::vector<std::string> specs;
-  for (const auto& spec : options.common.workloads) {
-    if (options.sizes.empty()) specs.push_back(spec);
-    for (long long size : options.sizes)
-      specs.push_back(with_size(spec, size));
+  try {
+    for (const auto& spec : options.common.workloads) {
+      if (options.sizes.empty()) specs.push_back(spec);
+      for (long long size : options.sizes)
+        specs.push_back(with_size(spec, size));
+    }
+  } catch (const Error& error) {
+    if (root) std::fprintf(stderr, "a2a-mpi bench: error: %s\n", error.what());
+    return 2;
   }
   // vendor first: it is the baseline of the ratio column.
   Selection selection = options.common.selection;

@@ -1,5 +1,6 @@
 // a2a: predict how all-to-all algorithms perform on a modeled machine. `a2a run` simulates a
 // scenario (the embedded default without an argument); `a2a list` shows the catalogs.
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -62,15 +63,24 @@ std::vector<Planned> configurations(const Scenario& scenario, const Workload& wo
 int run(const RunOptions& options) {
   Scenario scenario = load_scenario(options.scenario, options.sets);
   const PlatformSpec platform = load_platform(scenario.platform);
+  try {
+    check_fits(platform, scenario.ranks);
+  } catch (const InvalidParameter& error) {
+    throw InputError(scenario.ranks_where + ": key 'ranks': " + error.what());
+  }
   std::unique_ptr<Workload> workload;
   try {
     workload = make_workload(scenario.workload, scenario.ranks);
   } catch (const InvalidParameter& error) {
     throw InputError(scenario.origin + ": key 'workload': " + error.what());
   }
+  // Traces show at most 256 ranks: beyond that a timeline is unreadable and the file huge.
+  constexpr int kTraceCap = 256;
   if (!options.trace.empty() && scenario.simulation.trace_ranks == 0) {
-    scenario.simulation.trace_ranks = std::min(scenario.ranks, 256);
+    scenario.simulation.trace_ranks = kTraceCap;
   }
+  scenario.simulation.trace_ranks =
+      std::min({scenario.simulation.trace_ranks, scenario.ranks, kTraceCap});
   const std::vector<Planned> planned = configurations(scenario, *workload, platform.ranks_per_node);
   spdlog::info("building platform {} for P={}", platform.name, scenario.ranks);
   SimGridSimulation simulation(platform, scenario.ranks, scenario.simulation);
@@ -122,6 +132,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"algorithms", "workloads", "platforms", "vendors"}));
   auto* show = app.add_subcommand("scenario", "print the embedded default scenario");
   CLI11_PARSE(app, argc, argv);
+  spdlog::set_default_logger(spdlog::stderr_color_mt("a2a"));
   spdlog::set_level(run_options.verbose ? spdlog::level::info : spdlog::level::warn);
   try {
     if (list->parsed()) {
@@ -140,6 +151,9 @@ int main(int argc, char** argv) {
     }
     return a2a::sim::run(run_options);
   } catch (const a2a::Error& error) {
+    std::fprintf(stderr, "a2a: error: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {  // a library's own exception: still one line
     std::fprintf(stderr, "a2a: error: %s\n", error.what());
     return 2;
   }

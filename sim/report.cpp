@@ -45,11 +45,15 @@ std::string phases_text(const SimResult& r) {
 // Writes `text` to `path` through a temporary file renamed into place.
 void write_file(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".partial";
+  bool written = false;
   {
     std::ofstream out(temporary, std::ios::binary);
-    if (!out || !(out << text) || !out.flush()) throw Error("cannot write " + path);
+    written = out && (out << text) && out.flush();
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw Error("cannot write " + path);
+  }
 }
 
 nlohmann::json stats_json(const RunStats& s) {

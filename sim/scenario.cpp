@@ -173,10 +173,16 @@ void apply_override(YAML::Node& root, const std::string& text) {
   // yaml-cpp's operator[] returns a handle into the tree; walk with reset-free copies.
   std::vector<YAML::Node> chain{root};
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!chain.back().IsMap()) {
+      throw InputError("--set " + key + ": '" + parts[i - 1] + "' is not a mapping");
+    }
     YAML::Node next = chain.back()[parts[i]];
     if (!next.IsDefined() || next.IsNull()) next = YAML::Node(YAML::NodeType::Map);
     chain.back()[parts[i]] = next;
     chain.push_back(chain.back()[parts[i]]);
+  }
+  if (!chain.back().IsMap()) {
+    throw InputError("--set " + key + ": '" + parts[parts.size() - 2] + "' is not a mapping");
   }
   chain.back()[parts.back()] = value;
 }
@@ -221,11 +227,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     } else if (key == "ranks") {
       scenario.ranks = reader.scalar<int>(value, key, "an integer");
       if (scenario.ranks < 1) reader.fail(value, key, "must be >= 1");
+      scenario.ranks_where = overridden.count(key) ? "--set ranks" : reader.where(value);
       has_ranks = true;
     } else if (key == "workload") {
       scenario.workload = reader.scalar<std::string>(value, key, "a workload spec");
     } else if (key == "vendor") {
       scenario.simulation.vendor = reader.scalar<std::string>(value, key, "openmpi or mpich");
+      if (scenario.simulation.vendor != "openmpi" && scenario.simulation.vendor != "mpich") {
+        reader.fail(value, key,
+                    "unknown vendor '" + scenario.simulation.vendor + "' (known: openmpi, mpich)");
+      }
     } else if (key == "engine") {
       scenario.engine = reader.scalar<std::string>(value, key, "simgrid");
       if (scenario.engine != "simgrid") {

@@ -20,6 +20,7 @@ struct Scenario {
   std::string origin;    // file path, or "embedded default scenario"
   std::string platform;  // preset name or platform YAML path
   int ranks = 0;
+  std::string ranks_where;  // "FILE:LINE" or "--set ranks", for errors about P
   std::string workload = "uniform";
   std::string engine = "simgrid";
   std::vector<AlgorithmEntry> algorithms;

@@ -1,6 +1,7 @@
 // Workload specs ("name" or "name:key=value,key=value"), the catalog of families, and
 // make_workload. The families themselves live in simple.cpp, random_sizes.cpp, powerlaw.cpp,
-// fft.cpp and zhuang.cpp; ALGORITHMS.md "Workloads from the seeds" defines them.
+// fft.cpp and zhuang.cpp; ALGORITHMS.md "Workloads from the seeds" defines them. matrix.cpp reads
+// a recorded P x P matrix from a file instead.
 //
 // Conventions shared by every family:
 // - Sizes given in options are BYTES; count() returns ELEMENTS of elem bytes (option elem, default
@@ -72,6 +73,24 @@ std::int64_t OptionReader::integer(std::string_view key, std::int64_t fallback, 
   return value;
 }
 
+std::string OptionReader::text(std::string_view key, std::string_view fallback) {
+  std::string value(fallback);
+  if (const Given* item = take(key)) value = item->value;
+  record(key, value);
+  return value;
+}
+
+std::string OptionReader::choice(std::string_view key, std::string_view fallback,
+                                 std::initializer_list<std::string_view> choices) {
+  std::string value = text(key, fallback);
+  std::string listed;
+  for (std::string_view option : choices) {
+    if (option == value) return value;
+    listed += (listed.empty() ? "" : ", ") + std::string(option);
+  }
+  fail("option " + std::string(key) + "=" + value + " must be one of: " + listed);
+}
+
 double OptionReader::real(std::string_view key, double fallback, double min, double max) {
   double value = fallback;
   if (const Given* item = take(key)) {
@@ -115,8 +134,8 @@ namespace {
 const std::vector<WorkloadFamily>& families() {
   static const std::vector<WorkloadFamily> all = [] {
     std::vector<WorkloadFamily> out;
-    for (auto part :
-         {simple_families, random_families, powerlaw_families, fft_families, zhuang_families}) {
+    for (auto part : {simple_families, random_families, powerlaw_families, fft_families,
+                      zhuang_families, matrix_families}) {
       for (auto& family : part())
         out.push_back(std::move(family));
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +33,11 @@ class OptionReader {
                        std::int64_t max, std::string_view max_label = {});
   // A real option in [min, max] (finite).
   double real(std::string_view key, double fallback, double min, double max);
+  // A text option taken as given (e.g. a file path); `fallback` when absent ("" = not given).
+  std::string text(std::string_view key, std::string_view fallback);
+  // A text option that must be one of `choices`, which the error lists.
+  std::string choice(std::string_view key, std::string_view fallback,
+                     std::initializer_list<std::string_view> choices);
   // The common options: elem=BYTES per element (8, FP64) and seed=N (1).
   std::int64_t elem() { return integer("elem", 8, 1, kMaxElementBytes); }
   std::uint64_t seed() { return static_cast<std::uint64_t>(integer("seed", 1, 0, INT64_MAX)); }
@@ -87,5 +93,6 @@ std::vector<WorkloadFamily> random_families();    // random_sizes.cpp: uniform, 
 std::vector<WorkloadFamily> powerlaw_families();  // powerlaw.cpp: powerlaw
 std::vector<WorkloadFamily> fft_families();       // fft.cpp: fft_n1, fft_n2
 std::vector<WorkloadFamily> zhuang_families();    // zhuang.cpp: zhuang1..zhuang4
+std::vector<WorkloadFamily> matrix_families();    // matrix.cpp: matrix (from a file)
 
 }  // namespace a2a::workload_detail

@@ -115,7 +115,9 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
         comm.finish_phases();
         record.end = sg4::Engine::get_clock();
         record.finished = true;
-      } catch (const Error& error) {
+      } catch (const std::exception& error) {
+        // a2a errors, and SimGrid's network/cancel exceptions on peers of a failed rank.
+        // (SimGrid's forceful kill is not a std::exception and unwinds through.)
         if (world.first_error.empty()) {
           world.first_error = "rank " + std::to_string(r) + ": " + error.what();
         }

@@ -94,6 +94,8 @@ TEST_CASE("workload catalog: every family builds, lists its options, and its spe
       const auto comma = info.options.find(", ", eq);
       at = comma == std::string::npos ? info.options.size() : comma + 2;
     }
+    // matrix needs a file: test_workloads_matrix.cpp checks its catalog entry and spec.
+    if (info.name == "matrix") continue;
     for (int P : {1, 2, 3, 8, 12}) {
       auto w = make_workload(info.name, P);
       CHECK(w->ranks() == P);
