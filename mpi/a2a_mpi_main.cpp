@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
     return code;
   } catch (const a2a::Error& error) {
     std::fprintf(stderr, "a2a-mpi: error: %s\n", error.what());
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Finalize();
     return 2;
   }
 }

@@ -94,13 +94,14 @@ int run_bench(const BenchOptions& options) {
   for (const std::string& spec : specs) {
     std::unique_ptr<Workload> workload;
     std::vector<Planned> planned;
+    std::string problem;
     try {
       workload = make_workload(spec, context.size());
       planned = plan(selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {
-      if (root) std::fprintf(stderr, "a2a-mpi bench: error: %s\n", error.what());
-      return 2;
+      problem = error.what();
     }
+    if (setup_failed(context, problem, "a2a-mpi bench")) return 2;
     const std::string average = human_bytes(average_block_bytes(*workload));
     std::map<LayoutStyle, PreparedExchange> exchanges;
     double vendor_median = 0;

@@ -15,6 +15,14 @@ PreparedExchange prepare(const Workload& workload, const Context& context, Layou
   return prepared;
 }
 
+bool setup_failed(const Context& context, const std::string& problem, const char* tool) {
+  int mine = problem.empty() ? context.size() : context.rank(), first = 0;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, context.comm());
+  if (first == context.size()) return false;
+  if (context.rank() == first) std::fprintf(stderr, "%s: error: %s\n", tool, problem.c_str());
+  return true;
+}
+
 void abort_job(const Context& context, const std::string& message) {
   std::fprintf(stderr, "a2a-mpi: error: rank %d: %s\n", context.rank(), message.c_str());
   std::fflush(stderr);

@@ -31,6 +31,11 @@ RunStats run_configuration(const Context& context, const Configuration& config,
 // Stats reduced over ranks: element-wise maximum.
 RunStats max_over_ranks(const Context& context, const RunStats& mine);
 
+// Setup (workload, plan) may fail on some ranks only, e.g. a matrix file present on some nodes.
+// Every rank calls this with its own problem (empty if none); it returns true on every rank if any
+// rank failed, after the lowest failing rank printed its problem as one line.
+bool setup_failed(const Context& context, const std::string& problem, const char* tool);
+
 [[noreturn]] void abort_job(const Context& context, const std::string& message);
 
 }  // namespace a2a::mpi

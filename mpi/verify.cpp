@@ -94,13 +94,14 @@ int run_verify(const CommonOptions& options) {
   for (const std::string& spec : options.workloads) {
     std::unique_ptr<Workload> workload;
     std::vector<Planned> planned;
+    std::string problem;
     try {
       workload = make_workload(spec, context.size());
       planned = plan(options.selection, *workload, context.ranks_per_node());
-    } catch (const Error& error) {  // same on every rank: report once, exit cleanly
-      if (root) std::fprintf(stderr, "a2a-mpi verify: error: %s\n", error.what());
-      return 2;
+    } catch (const Error& error) {
+      problem = error.what();
     }
+    if (setup_failed(context, problem, "a2a-mpi verify")) return 2;
     std::map<LayoutStyle, Reference> references;
     for (const Planned& item : planned) {
       std::vector<std::string> row = {workload->spec(), item.config.label(),
