@@ -6,6 +6,7 @@ packages=(
   cmake g++ make pkg-config git python3 time
   libopenmpi-dev openmpi-bin
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
+  libboost-context-dev
 )
 missing=()
 for package in "${packages[@]}"; do

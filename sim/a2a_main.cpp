@@ -62,7 +62,8 @@ std::vector<Planned> configurations(const Scenario& scenario, const Workload& wo
 
 int run(const RunOptions& options) {
   Scenario scenario = load_scenario(options.scenario, options.sets);
-  const PlatformSpec platform = load_platform(scenario.platform);
+  PlatformSpec platform = load_platform(scenario.platform);
+  if (scenario.ranks_per_node > 0) platform.ranks_per_node = scenario.ranks_per_node;
   try {
     check_fits(platform, scenario.ranks);
   } catch (const InvalidParameter& error) {
@@ -83,7 +84,8 @@ int run(const RunOptions& options) {
       std::min({scenario.simulation.trace_ranks, scenario.ranks, kTraceCap});
   const std::vector<Planned> planned = configurations(scenario, *workload, platform.ranks_per_node);
   spdlog::info("building platform {} for P={}", platform.name, scenario.ranks);
-  SimGridSimulation simulation(platform, scenario.ranks, scenario.simulation);
+  const std::unique_ptr<Simulation> simulation =
+      make_simulation(scenario.engine, platform, scenario.ranks, scenario.simulation);
   const bool progress = isatty(STDERR_FILENO) != 0;
   std::vector<SimResult> results;
   for (size_t i = 0; i < planned.size(); ++i) {
@@ -92,7 +94,7 @@ int run(const RunOptions& options) {
                    planned[i].config.label().c_str());
       std::fflush(stderr);
     }
-    results.push_back(simulation.run(planned[i].config, *workload, planned[i].layout));
+    results.push_back(simulation->run(planned[i].config, *workload, planned[i].layout));
     spdlog::info("{}: predicted {} (simulated in {})", results.back().label,
                  format_seconds(results.back().predicted),
                  format_seconds(results.back().wall_seconds));

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/simgrid/runner.hpp"
+#include "sim/simulation.hpp"
 
 namespace a2a::sim {
 

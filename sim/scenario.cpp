@@ -146,9 +146,27 @@ void read_simulation(const Reader& reader, const YAML::Node& node, SimOptions& o
     } else if (key == "trace_ranks") {
       options.trace_ranks = reader.scalar<int>(item.second, full, "an integer");
       if (options.trace_ranks < 0) reader.fail(item.second, full, "must be >= 0");
+    } else if (key == "tolerance") {
+      options.tolerance = reader.scalar<double>(item.second, full, "a number in [0, 1]");
+      if (!(options.tolerance >= 0 && options.tolerance <= 1)) {
+        reader.fail(item.second, full, "must be in [0, 1]");
+      }
+    } else if (key == "threads") {
+      options.threads = reader.scalar<int>(item.second, full, "an integer");
+      if (options.threads < 0 || options.threads > 256) {
+        reader.fail(item.second, full, "must be in [0, 256] (0: one per core)");
+      }
+    } else if (key == "stack_kib") {
+      options.stack_kib = reader.scalar<int>(item.second, full, "an integer");
+      if (options.stack_kib < 16 || options.stack_kib > 8192) {
+        reader.fail(item.second, full, "must be in [16, 8192]");
+      }
+    } else if (key == "check_sizes") {
+      options.check_sizes = reader.scalar<bool>(item.second, full, "true or false");
     } else {
       reader.fail(item.first, full,
-                  "unknown key (known: payload, network_model, crosstraffic, trace_ranks)");
+                  "unknown key (known: payload, network_model, crosstraffic, trace_ranks, "
+                  "tolerance, threads, stack_kib, check_sizes)");
     }
   }
 }
@@ -238,10 +256,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                     "unknown vendor '" + scenario.simulation.vendor + "' (known: openmpi, mpich)");
       }
     } else if (key == "engine") {
-      scenario.engine = reader.scalar<std::string>(value, key, "simgrid");
-      if (scenario.engine != "simgrid") {
-        reader.fail(value, key, "unknown engine '" + scenario.engine + "' (known: simgrid)");
+      scenario.engine = reader.scalar<std::string>(value, key, "simgrid or scale");
+      if (scenario.engine != "simgrid" && scenario.engine != "scale") {
+        reader.fail(value, key, "unknown engine '" + scenario.engine + "' (known: simgrid, scale)");
       }
+    } else if (key == "ranks_per_node") {
+      scenario.ranks_per_node = reader.scalar<int>(value, key, "an integer");
+      if (scenario.ranks_per_node < 1) reader.fail(value, key, "must be >= 1");
     } else if (key == "algorithms") {
       if (!value.IsSequence() || value.size() == 0) {
         reader.fail(value, key, "expected a non-empty list");
@@ -253,8 +274,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       read_simulation(reader, value, scenario.simulation);
     } else {
       reader.fail(item.first, key,
-                  "unknown key (known: platform, ranks, workload, vendor, engine, algorithms, "
-                  "simulation)");
+                  "unknown key (known: platform, ranks, ranks_per_node, workload, vendor, engine, "
+                  "algorithms, simulation)");
     }
   }
   if (!has_platform) reader.fail(root, "platform", "missing");

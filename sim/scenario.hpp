@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "sim/simgrid/runner.hpp"
+#include "sim/simulation.hpp"
 
 namespace a2a::sim {
 
@@ -21,6 +21,7 @@ struct Scenario {
   std::string platform;  // preset name or platform YAML path
   int ranks = 0;
   std::string ranks_where;  // "FILE:LINE" or "--set ranks", for errors about P
+  int ranks_per_node = 0;   // overrides the platform's when > 0
   std::string workload = "uniform";
   std::string engine = "simgrid";
   std::vector<AlgorithmEntry> algorithms;

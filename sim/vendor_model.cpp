@@ -1,5 +1,8 @@
 #include "sim/vendor_model.hpp"
 
+#include <algorithm>
+
+#include "algorithms/digits.hpp"
 #include "algorithms/errors.hpp"
 
 namespace a2a::sim {
@@ -26,6 +29,35 @@ Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_nod
   if (mpi == "openmpi") return configure(openmpi_alltoallv_choice(ranks), ranks, ranks_per_node);
   if (mpi == "mpich") return configure("scattered:batch=32", ranks, ranks_per_node);
   throw InvalidParameter("vendor '" + mpi + "' is not modeled (known: openmpi, mpich)");
+}
+
+void linear_vendor_alltoall(Comm& comm, int send_temp, int recv_temp, Bytes block) {
+  constexpr int kThrottle = 32;
+  const int P = comm.size();
+  const int self = comm.rank();
+  comm.copy([&](MoveSink out) {
+    out({{self, self},
+         Place::temp(send_temp, self * block),
+         Place::temp(recv_temp, self * block),
+         block});
+  });
+  for (int first = 1; first < P; first += kThrottle) {
+    const int last = std::min(P - 1, first + kThrottle - 1);
+    comm.next_round();
+    for (int i = first; i <= last; ++i) {
+      const int src = static_cast<int>(mod(self + i, P));
+      comm.irecv(src, [&](PieceSink out) {
+        out({{src, self}, Place::temp(recv_temp, src * block), block});
+      });
+    }
+    for (int i = first; i <= last; ++i) {
+      const int dst = static_cast<int>(mod(self - i, P));
+      comm.isend(dst, [&](PieceSink out) {
+        out({{self, dst}, Place::temp(send_temp, dst * block), block});
+      });
+    }
+    comm.wait_all();
+  }
 }
 
 }  // namespace a2a::sim

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/comm.hpp"
 #include "algorithms/registry.hpp"
 
 namespace a2a::sim {
@@ -18,5 +19,11 @@ const std::vector<std::string>& vendor_names();
 // "mpich": MPIR_Alltoallv_intra_scattered with MPIR_CVAR_ALLTOALL_THROTTLE = 32 (its default).
 // Throws InvalidParameter for other names.
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node);
+
+// What Comm::vendor_alltoall means in simulation: a batched linear exchange between the two
+// temporaries (MPICH's scattered with its default throttle of 32; Open MPI's linear algorithms
+// differ only in order). Written against the comm interface, so every engine runs the same
+// messages.
+void linear_vendor_alltoall(Comm& comm, int send_temp, int recv_temp, Bytes block);
 
 }  // namespace a2a::sim

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "algorithms/errors.hpp"
+#include "sim/simgrid/platform_instance.hpp"
 #include "sim/simgrid/sim_comm.hpp"
 #include "sim/vendor_model.hpp"
 
@@ -11,64 +12,11 @@ namespace sg4 = simgrid::s4u;
 
 namespace a2a::sim {
 
-namespace {
-
-// SimGrid allows one engine per process; it is created on first use and reused by every run.
-sg4::Engine& engine(const SimOptions& options) {
-  static std::unique_ptr<sg4::Engine> instance;
-  static bool platform_built = false;
-  if (!instance) {
-    static int argc = 4;
-    static const char* argv[] = {"a2a", "--log=root.thres:error",
-                                 "--log=ker_engine.app:file:/dev/null",
-                                 "--log=xbt_cfg.thres:warning", nullptr};
-    instance = std::make_unique<sg4::Engine>(&argc, const_cast<char**>(argv));
-    sg4::Engine::set_config("network/model:" + options.network_model);
-    // The max-min solver compares rates (bytes/s, here 10^9-10^11) with an absolute precision;
-    // SimGrid's default of 1e-5 B/s is below the rounding residue of such rates and aborts
-    // ("Cannot saturate more a constraint"). 1e-3 B/s is still 12 orders below any link.
-    sg4::Engine::set_config("maxmin/precision:1e-3");
-    sg4::Engine::set_config("network/crosstraffic:" +
-                            std::string(options.crosstraffic ? "1" : "0"));
-    // Algorithms keep O(r + log P) state on the stack: small stacks let 10^4-10^5 actors fit.
-    sg4::Engine::set_config("contexts/stack-size:128");
-  } else if (platform_built) {
-    throw Error("one platform per process: SimGrid cannot build a second platform");
-  }
-  platform_built = true;
-  return *instance;
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-std::string unfinished_ranks(const World& world) {
-  std::string out;
-  int listed = 0, stuck = 0;
-  for (int r = 0; r < world.ranks; ++r) {
-    if (world.records[r].finished) continue;
-    ++stuck;
-    if (listed < 6) {
-      out += (listed ? "; " : "") + std::string("rank ") + std::to_string(r) + " in " +
-             (world.records[r].waiting_for.empty() ? "?" : world.records[r].waiting_for);
-      ++listed;
-    }
-  }
-  return std::to_string(stuck) + " of " + std::to_string(world.ranks) +
-         " ranks never finished: " + out + (stuck > listed ? "; ..." : "");
-}
-
-}  // namespace
-
 SimGridSimulation::SimGridSimulation(const PlatformSpec& platform, int ranks, SimOptions options)
     : platform_(platform), ranks_(ranks), options_(std::move(options)) {
   check_fits(platform_, ranks_);
   vendor_choice(options_.vendor, ranks_, platform_.ranks_per_node);  // validates the name
-  sg4::Engine& e = engine(options_);
-  built_ = build_platform(e, platform_, ranks_);
+  built_ = &simgrid_platform(platform_, ranks_, options_);
 }
 
 SimGridSimulation::~SimGridSimulation() = default;
@@ -82,7 +30,7 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
   }
   World world;
   world.platform = &platform_;
-  world.built = &built_;
+  world.built = built_;
   world.workload = &workload;
   world.ranks = P;
   world.payload = options_.payload;
@@ -125,34 +73,17 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
     });
   }
   sg4::Engine::get_instance()->run();
-  SimResult result;
-  result.label = config.label();
-  result.wall_seconds =
+  const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!world.first_error.empty()) {
     throw Error(config.label() + ": " + world.first_error);
   }
   if (std::any_of(world.records.begin(), world.records.end(),
                   [](const RankRecord& r) { return !r.finished; })) {
-    throw Error(config.label() + ": deadlock: " + unfinished_ranks(world));
+    throw Error(config.label() + ": deadlock: " + unfinished_ranks(world.records));
   }
-  std::vector<double> finish(P);
-  for (int r = 0; r < P; ++r) {
-    const RankRecord& record = world.records[r];
-    finish[r] = record.end - t0;
-    result.max_per_rank.max_with(record.stats);
-    result.total.add(record.stats);
-    for (const auto& [label, seconds] : record.phase_seconds)
-      result.phase_mean[label] += seconds / P;
-    result.wait_mean += record.wait_seconds / P;
-    result.copy_mean += record.copy_seconds / P;
-    result.intra_node_bytes += record.intra_node_bytes;
-    result.inter_node_bytes += record.inter_node_bytes;
-    if (r < options_.trace_ranks) result.spans.push_back(record.spans);
-  }
-  result.predicted = *std::max_element(finish.begin(), finish.end());
-  result.fastest = *std::min_element(finish.begin(), finish.end());
-  result.median = median_of(finish);
+  SimResult result = summarize(config.label(), world.records, t0, options_.trace_ranks);
+  result.wall_seconds = wall_seconds;
   if (options_.payload) {
     result.check = "pass";
     for (int r = 0; r < P; ++r) {

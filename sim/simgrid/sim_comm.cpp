@@ -5,6 +5,7 @@
 
 #include "algorithms/digits.hpp"
 #include "algorithms/errors.hpp"
+#include "sim/vendor_model.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -27,14 +28,17 @@ sg4::Mailbox* World::mailbox(int src, int dst, int kind) {
 }
 
 SimComm::SimComm(World& world, int rank)
-    : world_(world), rank_(rank), record_(world.records[rank]), host_(world.host_of(rank)) {
+    : world_(world),
+      rank_(rank),
+      record_(world.records[rank]),
+      host_(world.host_of(rank)),
+      phases_(sg4::Engine::get_clock()) {
   if (world.payload) {
     RankPayload& payload = world.payloads[rank];
     buffers_ = std::make_unique<PayloadBuffers>(payload.layout, payload.buffers.send.data(),
                                                 payload.buffers.recv.data(), record_.stats);
     sizes_ = std::make_unique<KnownSizes>(payload.layout, rank);
   }
-  phase_start_ = sg4::Engine::get_clock();
 }
 
 SimComm::~SimComm() {
@@ -264,11 +268,7 @@ void SimComm::copy(Moves moves) {
 
 int SimComm::alloc_temp(Bytes bytes) {
   if (buffers_) return buffers_->alloc_temp(bytes);
-  if (bytes < 0) throw ContractViolation("negative temporary buffer size");
-  temp_sizes_.push_back(bytes);
-  temp_in_use_ += bytes;
-  record_.stats.temp_peak = std::max(record_.stats.temp_peak, temp_in_use_);
-  return static_cast<int>(temp_sizes_.size()) - 1;
+  return temps_.alloc(bytes, record_.stats);
 }
 
 void SimComm::free_temp(int buffer) {
@@ -276,9 +276,7 @@ void SimComm::free_temp(int buffer) {
     buffers_->free_temp(buffer);
     return;
   }
-  if (buffer < 0 || buffer >= static_cast<int>(temp_sizes_.size())) return;
-  temp_in_use_ -= temp_sizes_[buffer];
-  temp_sizes_[buffer] = 0;
+  temps_.free(buffer);
 }
 
 Bytes SimComm::allreduce_max(Bytes value) {
@@ -315,33 +313,7 @@ void SimComm::vendor_alltoallv() {
 }
 
 void SimComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
-  // A batched linear exchange between the temporaries (MPICH's scattered with its default
-  // throttle of 32; Open MPI's linear algorithms differ only in order).
-  constexpr int kThrottle = 32;
-  const int P = size();
-  copy([&](MoveSink out) {
-    out({{rank_, rank_},
-         Place::temp(send_temp, rank_ * block),
-         Place::temp(recv_temp, rank_ * block),
-         block});
-  });
-  for (int first = 1; first < P; first += kThrottle) {
-    const int last = std::min(P - 1, first + kThrottle - 1);
-    next_round();
-    for (int i = first; i <= last; ++i) {
-      const int src = static_cast<int>(mod(rank_ + i, P));
-      irecv(src, [&](PieceSink out) {
-        out({{src, rank_}, Place::temp(recv_temp, src * block), block});
-      });
-    }
-    for (int i = first; i <= last; ++i) {
-      const int dst = static_cast<int>(mod(rank_ - i, P));
-      isend(dst, [&](PieceSink out) {
-        out({{rank_, dst}, Place::temp(send_temp, dst * block), block});
-      });
-    }
-    wait_all();
-  }
+  linear_vendor_alltoall(*this, send_temp, recv_temp, block);
 }
 
 void SimComm::group_begin() {
@@ -349,17 +321,11 @@ void SimComm::group_begin() {
 }
 
 void SimComm::set_phase(const char* label) {
-  const double now = sg4::Engine::get_clock();
-  if (now > phase_start_) {
-    record_.phase_seconds[phase_] += now - phase_start_;
-    if (rank_ < world_.trace_ranks) record_.spans.push_back({phase_, phase_start_, now});
-  }
-  phase_ = label;
-  phase_start_ = now;
+  phases_.switch_to(label, sg4::Engine::get_clock(), record_, rank_ < world_.trace_ranks);
 }
 
 void SimComm::finish_phases() {
-  set_phase(phase_);
+  phases_.finish(sg4::Engine::get_clock(), record_, rank_ < world_.trace_ranks);
 }
 
 }  // namespace a2a::sim

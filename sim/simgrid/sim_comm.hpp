@@ -105,14 +105,12 @@ class SimComm final : public Comm {
   // Payload mode: the rank's buffers and the sizes it knows; size-only mode: a ledger of temps.
   std::unique_ptr<PayloadBuffers> buffers_;
   std::unique_ptr<KnownSizes> sizes_;
-  std::vector<Bytes> temp_sizes_;
-  Bytes temp_in_use_ = 0;
+  TempLedger temps_;
   // A deque: SimGrid writes each receive's message pointer into its slot when it completes, so
   // slots must never move while requests are outstanding.
   std::deque<Slot> slots_;
   std::vector<int> free_slots_;
-  const char* phase_ = phase::setup;
-  double phase_start_ = 0;
+  PhaseTracker phases_;
 };
 
 }  // namespace a2a::sim

@@ -14,32 +14,11 @@
 #include "algorithms/stats.hpp"
 #include "platforms/platform.hpp"
 #include "platforms/simgrid/builder.hpp"
+#include "sim/rank_record.hpp"
 #include "workloads/layout.hpp"
 #include "workloads/workload.hpp"
 
 namespace a2a::sim {
-
-// A span of simulated time on one rank, for traces.
-struct Span {
-  const char* label;
-  double start;
-  double end;
-};
-
-// What one rank did during one run.
-struct RankRecord {
-  RunStats stats;
-  double start = 0;  // simulated seconds
-  double end = 0;
-  bool finished = false;
-  std::map<std::string, double> phase_seconds;  // by Comm::set_phase label
-  double wait_seconds = 0;                      // blocked in wait / wait_all
-  double copy_seconds = 0;                      // local copies at memory bandwidth
-  std::int64_t intra_node_bytes = 0;            // data bytes sent to ranks on the same node
-  std::int64_t inter_node_bytes = 0;
-  std::string waiting_for;  // what the rank is blocked on right now (deadlock reports)
-  std::vector<Span> spans;  // phase spans, when tracing this rank
-};
 
 // Payload mode: real buffers per rank, checked byte for byte afterwards like `a2a-mpi verify`.
 struct RankPayload {

@@ -1,0 +1,93 @@
+#include "sim/scale/fibers.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "algorithms/errors.hpp"
+
+namespace ctx = boost::context;
+
+namespace a2a::sim::scale {
+
+namespace {
+
+// Written at the lowest bytes of every stack; a rank that overwrote it overflowed.
+constexpr std::uint64_t kCanary = 0xA2A5CA1EDEADBEEFull;
+constexpr std::size_t kPage = 4096;
+
+// Stacks are owned by RankFibers' region: the fiber must not free them.
+struct RegionStack {
+  ctx::stack_context allocate() { return {}; }  // never called: stacks are preallocated
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+}  // namespace
+
+RankFibers::RankFibers(int ranks, std::size_t stack_bytes, std::function<void(int)> body)
+    : stack_bytes_((stack_bytes + kPage - 1) / kPage * kPage),
+      body_(std::move(body)),
+      fibers_(static_cast<std::size_t>(ranks)),
+      callers_(static_cast<std::size_t>(ranks)),
+      started_(static_cast<std::size_t>(ranks), 0),
+      finished_(static_cast<std::size_t>(ranks), 0) {
+  region_bytes_ = stack_bytes_ * static_cast<std::size_t>(ranks);
+  // Reserved, not committed: a rank costs only the pages its code touches.
+  void* region = mmap(nullptr, region_bytes_, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (region == MAP_FAILED) {
+    throw Error("cannot reserve " + std::to_string(region_bytes_ >> 20) + " MiB of rank stacks");
+  }
+  region_ = static_cast<std::byte*>(region);
+}
+
+RankFibers::~RankFibers() {
+  // Suspended fibers unwind their stacks when destroyed; do it while the region still exists.
+  fibers_.clear();
+  callers_.clear();
+  if (region_) munmap(region_, region_bytes_);
+}
+
+std::byte* RankFibers::stack_base(int rank) const {
+  return region_ + stack_bytes_ * static_cast<std::size_t>(rank);
+}
+
+void RankFibers::resume(int rank) {
+  const auto r = static_cast<std::size_t>(rank);
+  if (!started_[r]) {
+    started_[r] = 1;
+    std::byte* base = stack_base(rank);
+    std::memcpy(base, &kCanary, sizeof kCanary);
+    ctx::stack_context stack;
+    stack.size = stack_bytes_;
+    stack.sp = base + stack_bytes_;
+    fibers_[r] = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack),
+                            RegionStack{}, [this, rank, r](ctx::fiber&& caller) {
+                              callers_[r] = std::move(caller);
+                              body_(rank);
+                              finished_[r] = 1;
+                              return std::move(callers_[r]);
+                            });
+  }
+  fibers_[r] = std::move(fibers_[r]).resume();
+  std::uint64_t canary = 0;
+  std::memcpy(&canary, stack_base(rank), sizeof canary);
+  if (canary != kCanary) {
+    throw Error("rank " + std::to_string(rank) + " overflowed its " +
+                std::to_string(stack_bytes_ / 1024) + " KiB stack; raise simulation.stack_kib");
+  }
+}
+
+void RankFibers::suspend(int rank) {
+  const auto r = static_cast<std::size_t>(rank);
+  callers_[r] = std::move(callers_[r]).resume();
+}
+
+void RankFibers::release_stack(int rank) {
+  // Keep the first page (the canary); the rest is returned and reads back as zeros if touched.
+  madvise(stack_base(rank) + kPage, stack_bytes_ - kPage, MADV_DONTNEED);
+}
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,47 @@
+// Light execution contexts for 10^5 simulated ranks: every rank runs the catalog's algorithm code
+// on its own fiber (Boost.Context), with a small stack carved from one reserved memory region, so a
+// rank costs its touched stack pages and nothing else (no thread, no mapping per rank: Linux allows
+// only ~65,000 mappings per process).
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace a2a::sim::scale {
+
+class RankFibers {
+ public:
+  // `body(rank)` is what rank `rank` runs; it must catch its own exceptions.
+  RankFibers(int ranks, std::size_t stack_bytes, std::function<void(int)> body);
+  ~RankFibers();
+  RankFibers(const RankFibers&) = delete;
+  RankFibers& operator=(const RankFibers&) = delete;
+
+  // Runs `rank` (from its start, or from where it suspended) until it suspends or returns. Ranks
+  // may be resumed from any thread, but one rank by one thread at a time. Throws Error if the
+  // rank's code overflowed its stack.
+  void resume(int rank);
+  // Called by rank `rank`'s own code: back to whoever resumed it.
+  void suspend(int rank);
+  bool finished(int rank) const { return finished_[static_cast<std::size_t>(rank)] != 0; }
+  // Stack pages a finished rank touched go back to the system.
+  void release_stack(int rank);
+
+  std::size_t stack_bytes() const { return stack_bytes_; }
+
+ private:
+  std::byte* stack_base(int rank) const;
+
+  std::size_t stack_bytes_;
+  std::byte* region_ = nullptr;
+  std::size_t region_bytes_ = 0;
+  std::function<void(int)> body_;
+  std::vector<boost::context::fiber> fibers_;   // the rank, while suspended
+  std::vector<boost::context::fiber> callers_;  // whoever resumed it, while it runs
+  std::vector<char> started_, finished_;
+};
+
+}  // namespace a2a::sim::scale

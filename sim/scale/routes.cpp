@@ -1,0 +1,57 @@
+#include "sim/scale/routes.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace sg4 = simgrid::s4u;
+
+namespace a2a::sim::scale {
+
+RouteTable::RouteTable(const BuiltPlatform& platform)
+    : platform_(platform),
+      // SimGrid bounds every flow by its TCP window: rate <= gamma / (2 * latency).
+      tcp_gamma_(simgrid::config::get_value<double>("network/TCP-gamma")),
+      min_latency_(std::numeric_limits<double>::infinity()) {
+  for (const sg4::Link* link : sg4::Engine::get_instance()->get_all_links())
+    min_latency_ = std::min(min_latency_, link->get_latency());
+  if (!(min_latency_ < std::numeric_limits<double>::infinity())) min_latency_ = 0;
+}
+
+std::uint32_t RouteTable::link_index(const void* link, double bandwidth) {
+  auto [it, added] = link_ids_.emplace(link, static_cast<std::uint32_t>(capacity_.size()));
+  if (added) capacity_.push_back(bandwidth);
+  return it->second;
+}
+
+Route RouteTable::between(int src, int dst) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
+                            static_cast<std::uint32_t>(dst);
+  auto found = by_pair_.find(key);
+  if (found != by_pair_.end()) return routes_[found->second];
+
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
+                                                      links, &latency);
+  Route route;
+  route.first = static_cast<std::uint32_t>(hops_.size());
+  route.latency = latency;
+  route.bound = std::numeric_limits<double>::infinity();
+  for (const sg4::Link* link : links) {
+    route.bound = std::min(route.bound, link->get_bandwidth());
+    // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.
+    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
+    hops_.push_back(link_index(link, link->get_bandwidth()));
+    ++route.hops;
+  }
+  if (latency > 0 && tcp_gamma_ > 0)
+    route.bound = std::min(route.bound, tcp_gamma_ / (2 * latency));
+  by_pair_.emplace(key, static_cast<std::uint32_t>(routes_.size()));
+  routes_.push_back(route);
+  return routes_.back();
+}
+
+}  // namespace a2a::sim::scale

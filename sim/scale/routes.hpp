@@ -1,0 +1,49 @@
+// Routes between nodes for the scale engine, asked once per node pair from the same SimGrid
+// platform the SimGrid engine runs on (platforms/simgrid/), so both engines see the same links,
+// latencies and bandwidths. A route keeps only what the flow model needs: the shared links it
+// crosses (as dense indices), its latency and its rate bound.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "platforms/simgrid/builder.hpp"
+
+namespace a2a::sim::scale {
+
+struct Route {
+  std::uint32_t first = 0;  // into RouteTable::hops()
+  std::uint32_t hops = 0;   // shared links crossed
+  double latency = 0;       // seconds, sum over the route's links
+  double bound = 0;         // bytes/s no flow on it can exceed (slowest link, TCP window)
+};
+
+class RouteTable {
+ public:
+  explicit RouteTable(const BuiltPlatform& platform);
+
+  // The route from node `src` to node `dst` (the loopback when equal); computed on first use.
+  Route between(int src, int dst);
+
+  const std::vector<std::uint32_t>& hops() const { return hops_; }
+  // Capacity in bytes/s of each shared link, by dense index.
+  const std::vector<double>& capacities() const { return capacity_; }
+  // Smallest latency of any link: no message completes sooner than this after it starts.
+  double min_latency() const { return min_latency_; }
+  std::size_t routes() const { return routes_.size(); }
+
+ private:
+  std::uint32_t link_index(const void* link, double bandwidth);
+
+  const BuiltPlatform& platform_;
+  double tcp_gamma_ = 0;
+  double min_latency_ = 0;
+  std::vector<std::uint32_t> hops_;
+  std::vector<Route> routes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_pair_;
+  std::unordered_map<const void*, std::uint32_t> link_ids_;
+  std::vector<double> capacity_;
+};
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,68 @@
+// The state of one scale-engine run that rank code and the event loop share. While a batch of
+// ranks runs (possibly on several threads), each rank touches only its own RankState and
+// RankRecord; the event loop reads their outboxes and completes their requests in between.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/comm.hpp"
+#include "algorithms/registry.hpp"
+#include "platforms/platform.hpp"
+#include "sim/rank_record.hpp"
+#include "workloads/workload.hpp"
+
+namespace a2a::sim::scale {
+
+class RankFibers;
+
+// Messages of different kinds never match each other (as MPI tags).
+enum class Kind : std::uint8_t { data = 0, sizes = 1, values = 2, collective = 3 };
+
+// A request of a rank: posted, then done at `done_at` (simulated seconds).
+struct Slot {
+  bool busy = false;
+  bool done = false;
+  bool receive = false;
+  Kind kind = Kind::data;
+  int peer = 0;
+  double done_at = 0;
+  std::span<std::int64_t> out;  // irecv_values / allreduce: where the values go
+};
+
+// What a rank asked for while it ran; the event loop matches it afterwards.
+struct Post {
+  int slot = 0;
+  bool receive = false;
+  Kind kind = Kind::data;
+  int peer = 0;
+  double at = 0;    // simulated time of the post, after its CPU overhead
+  Bytes size = -1;  // data: bytes; sizes: block count; -1 when a receive does not say
+  std::vector<std::int64_t> values;  // values / collective sends
+};
+
+struct RankState {
+  double clock = 0;
+  std::vector<Slot> slots;
+  std::vector<int> free_slots;
+  std::vector<Post> outbox;
+  int blocked_on = -1;  // slot the rank waits for
+  std::string error;
+};
+
+struct RunState {
+  const PlatformSpec* platform = nullptr;
+  const Workload* workload = nullptr;
+  int ranks = 1;
+  int trace_ranks = 0;
+  bool check_sizes = false;
+  std::optional<Configuration> vendor_alltoallv;
+  std::vector<RankState> states;
+  std::vector<RankRecord> records;
+  RankFibers* fibers = nullptr;
+};
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,212 @@
+#include "sim/scale/scale_comm.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "algorithms/digits.hpp"
+#include "algorithms/errors.hpp"
+#include "sim/scale/fibers.hpp"
+#include "sim/vendor_model.hpp"
+
+namespace a2a::sim::scale {
+
+namespace {
+constexpr Bytes kValueBytes = sizeof(std::int64_t);
+
+Post message(bool receive, Kind kind, int peer, Bytes size, std::vector<std::int64_t> values = {}) {
+  Post post;
+  post.receive = receive;
+  post.kind = kind;
+  post.peer = peer;
+  post.size = size;
+  post.values = std::move(values);
+  return post;
+}
+}  // namespace
+
+ScaleComm::ScaleComm(RunState& run, int rank)
+    : run_(run),
+      rank_(rank),
+      state_(run.states[static_cast<size_t>(rank)]),
+      record_(run.records[static_cast<size_t>(rank)]),
+      element_bytes_(run.workload->element_bytes()),
+      phases_(state_.clock) {}
+
+Bytes ScaleComm::block_bytes(BlockId block) const {
+  return run_.workload->count(block.src, block.dst) * element_bytes_;
+}
+
+Bytes ScaleComm::max_send_block_bytes() const {
+  Bytes largest = 0;
+  for (int d = 0; d < size(); ++d)
+    largest = std::max(largest, block_bytes({rank_, d}));
+  return largest;
+}
+
+std::optional<Bytes> ScaleComm::uniform_block_bytes() const {
+  if (!run_.workload->uniform()) return std::nullopt;
+  return run_.workload->count(0, 0) * element_bytes_;
+}
+
+void ScaleComm::check_peer(int peer) const {
+  if (peer < 0 || peer >= size()) {
+    throw ContractViolation("message to or from rank " + std::to_string(peer) + " of " +
+                            std::to_string(size()));
+  }
+}
+
+Request ScaleComm::post(Post message) {
+  check_peer(message.peer);
+  state_.clock += run_.platform->message_overhead;
+  int id;
+  if (!state_.free_slots.empty()) {
+    id = state_.free_slots.back();
+    state_.free_slots.pop_back();
+  } else {
+    id = static_cast<int>(state_.slots.size());
+    state_.slots.emplace_back();
+  }
+  Slot& slot = state_.slots[static_cast<size_t>(id)];
+  slot = Slot{};
+  slot.busy = true;
+  slot.receive = message.receive;
+  slot.kind = message.kind;
+  slot.peer = message.peer;
+  message.slot = id;
+  message.at = state_.clock;
+  state_.outbox.push_back(std::move(message));
+  return {id};
+}
+
+Request ScaleComm::isend(int peer, Pieces pieces) {
+  Bytes bytes = 0;
+  pieces([&](const Piece& piece) { bytes += piece.bytes; });
+  ++record_.stats.messages;
+  record_.stats.bytes_sent += bytes;
+  const int Q = ranks_per_node();
+  (peer / Q == rank_ / Q ? record_.intra_node_bytes : record_.inter_node_bytes) += bytes;
+  return post(message(false, Kind::data, peer, bytes));
+}
+
+Request ScaleComm::irecv(int peer, Pieces pieces) {
+  Bytes expected = -1;
+  if (run_.check_sizes) {
+    expected = 0;
+    pieces([&](const Piece& piece) { expected += piece.bytes; });
+  }
+  return post(message(true, Kind::data, peer, expected));
+}
+
+Request ScaleComm::isend_sizes(int peer, BlockList blocks) {
+  Bytes count = 0;
+  blocks([&](BlockId) { ++count; });
+  ++record_.stats.meta_messages;
+  record_.stats.meta_bytes += count * kValueBytes;
+  return post(message(false, Kind::sizes, peer, count));
+}
+
+Request ScaleComm::irecv_sizes(int peer, BlockList blocks) {
+  Bytes expected = -1;
+  if (run_.check_sizes) {
+    expected = 0;
+    blocks([&](BlockId) { ++expected; });
+  }
+  return post(message(true, Kind::sizes, peer, expected));
+}
+
+Request ScaleComm::isend_values(int peer, std::span<const std::int64_t> values) {
+  ++record_.stats.meta_messages;
+  record_.stats.meta_bytes += static_cast<Bytes>(values.size()) * kValueBytes;
+  return post(message(false, Kind::values, peer, static_cast<Bytes>(values.size()),
+                      std::vector<std::int64_t>(values.begin(), values.end())));
+}
+
+Request ScaleComm::irecv_values(int peer, std::span<std::int64_t> out) {
+  const Request request = post(message(true, Kind::values, peer, static_cast<Bytes>(out.size())));
+  state_.slots[static_cast<size_t>(request.id)].out = out;
+  return request;
+}
+
+void ScaleComm::wait(Request request) {
+  if (request.id < 0 || request.id >= static_cast<int>(state_.slots.size()) ||
+      !state_.slots[static_cast<size_t>(request.id)].busy) {
+    throw ContractViolation("wait on a request that is not outstanding");
+  }
+  // The event loop may grow no slot of ours while we are suspended: index, don't keep a reference.
+  const auto id = static_cast<size_t>(request.id);
+  if (!state_.slots[id].done) {
+    record_.waiting_for = std::string(state_.slots[id].receive ? "receive from " : "send to ") +
+                          std::to_string(state_.slots[id].peer);
+    state_.blocked_on = request.id;
+    while (!state_.slots[id].done)
+      run_.fibers->suspend(rank_);
+    record_.waiting_for.clear();
+  }
+  Slot& slot = state_.slots[id];
+  if (slot.done_at > state_.clock) {
+    record_.wait_seconds += slot.done_at - state_.clock;
+    state_.clock = slot.done_at;
+  }
+  slot = Slot{};
+  state_.free_slots.push_back(request.id);
+}
+
+void ScaleComm::wait_all() {
+  // Waiting for each in turn ends when the last one is done, as waiting for all at once does.
+  for (int id = 0; id < static_cast<int>(state_.slots.size()); ++id) {
+    if (state_.slots[static_cast<size_t>(id)].busy) wait({id});
+  }
+}
+
+int ScaleComm::outstanding() const {
+  return static_cast<int>(std::count_if(state_.slots.begin(), state_.slots.end(),
+                                        [](const Slot& s) { return s.busy; }));
+}
+
+void ScaleComm::copy(Moves moves) {
+  Bytes bytes = 0;
+  moves([&](const Move& move) { bytes += move.bytes; });
+  record_.stats.copy_bytes += bytes;
+  const double bandwidth = run_.platform->memory_copy_bandwidth;
+  if (bandwidth > 0 && bytes > 0) {
+    const double seconds = static_cast<double>(bytes) / bandwidth;
+    record_.copy_seconds += seconds;
+    state_.clock += seconds;
+  }
+}
+
+Bytes ScaleComm::allreduce_max(Bytes value) {
+  // Dissemination, as in the SimGrid engine: after round k every rank holds the maximum over
+  // 2^(k+1) consecutive ranks.
+  for (std::int64_t distance = 1; distance < size(); distance *= 2) {
+    const int to = static_cast<int>(mod(rank_ + distance, size()));
+    const int from = static_cast<int>(mod(rank_ - distance, size()));
+    std::int64_t incoming = 0;
+    const Request sent = post(message(false, Kind::collective, to, 1, {value}));
+    const Request received = post(message(true, Kind::collective, from, 1));
+    state_.slots[static_cast<size_t>(received.id)].out = std::span<std::int64_t>(&incoming, 1);
+    wait(received);
+    value = std::max(value, incoming);
+    wait(sent);
+  }
+  return value;
+}
+
+void ScaleComm::vendor_alltoallv() {
+  if (!run_.vendor_alltoallv) throw ContractViolation("no vendor algorithm configured");
+  run_.vendor_alltoallv->algorithm->run(*this, run_.vendor_alltoallv->params);
+}
+
+void ScaleComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
+  linear_vendor_alltoall(*this, send_temp, recv_temp, block);
+}
+
+void ScaleComm::set_phase(const char* label) {
+  phases_.switch_to(label, state_.clock, record_, traced());
+}
+
+void ScaleComm::finish_phases() {
+  phases_.finish(state_.clock, record_, traced());
+}
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,65 @@
+// The scale engine's backend of the comm interface: one per simulated rank, living on that rank's
+// fiber. It never touches another rank: a post advances the rank's own clock by the platform's
+// per-message overhead and lands in its outbox; a wait on a request not yet done suspends the
+// fiber until the event loop completes it. Size-only: block sizes come from the lazy workload,
+// and receives are enumerated only when simulation.check_sizes asks for it (the SimGrid engine
+// and MPI check every receive; here they would double the cost of describing messages).
+#pragma once
+
+#include "sim/scale/run_state.hpp"
+
+namespace a2a::sim::scale {
+
+class ScaleComm final : public Comm {
+ public:
+  ScaleComm(RunState& run, int rank);
+
+  int rank() const override { return rank_; }
+  int size() const override { return run_.ranks; }
+  int ranks_per_node() const override { return run_.platform->ranks_per_node; }
+
+  Bytes block_bytes(BlockId block) const override;
+  Bytes max_send_block_bytes() const override;
+  std::optional<Bytes> uniform_block_bytes() const override;
+
+  Request isend(int peer, Pieces pieces) override;
+  Request irecv(int peer, Pieces pieces) override;
+  Request isend_sizes(int peer, BlockList blocks) override;
+  Request irecv_sizes(int peer, BlockList blocks) override;
+  Request isend_values(int peer, std::span<const std::int64_t> values) override;
+  Request irecv_values(int peer, std::span<std::int64_t> out) override;
+  void wait(Request request) override;
+  void wait_all() override;
+
+  void copy(Moves moves) override;
+  int alloc_temp(Bytes bytes) override { return temps_.alloc(bytes, record_.stats); }
+  void free_temp(int buffer) override { temps_.free(buffer); }
+
+  Bytes allreduce_max(Bytes value) override;
+  void vendor_alltoallv() override;
+  void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
+
+  void group_begin() override { state_.clock += run_.platform->group_launch_overhead; }
+  void group_end() override {}
+  void set_phase(const char* label) override;
+  void next_round() override { ++record_.stats.rounds; }
+
+  // Closes the current phase; call when the algorithm returns.
+  void finish_phases();
+  int outstanding() const;
+
+ private:
+  Request post(Post post);
+  void check_peer(int peer) const;
+  bool traced() const { return rank_ < run_.trace_ranks; }
+
+  RunState& run_;
+  int rank_;
+  RankState& state_;
+  RankRecord& record_;
+  Bytes element_bytes_;
+  PhaseTracker phases_;
+  TempLedger temps_;
+};
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,50 @@
+#include "sim/simgrid/platform_instance.hpp"
+
+#include <memory>
+#include <string>
+
+#include "algorithms/errors.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace a2a::sim {
+
+namespace {
+
+sg4::Engine& create_engine(const SimOptions& options) {
+  static int argc = 4;
+  static const char* argv[] = {"a2a", "--log=root.thres:error",
+                               "--log=ker_engine.app:file:/dev/null", "--log=xbt_cfg.thres:warning",
+                               nullptr};
+  static sg4::Engine engine(&argc, const_cast<char**>(argv));
+  sg4::Engine::set_config("network/model:" + options.network_model);
+  // The max-min solver compares rates (bytes/s, here 10^9-10^11) with an absolute precision;
+  // SimGrid's default of 1e-5 B/s is below the rounding residue of such rates and aborts
+  // ("Cannot saturate more a constraint"). 1e-3 B/s is still 12 orders below any link.
+  sg4::Engine::set_config("maxmin/precision:1e-3");
+  sg4::Engine::set_config("network/crosstraffic:" + std::string(options.crosstraffic ? "1" : "0"));
+  // Algorithms keep O(r + log P) state on the stack: small stacks let 10^4-10^5 actors fit.
+  sg4::Engine::set_config("contexts/stack-size:128");
+  return engine;
+}
+
+}  // namespace
+
+const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
+                                      const SimOptions& options) {
+  static std::unique_ptr<BuiltPlatform> built;
+  static std::string built_for;
+  const std::string key = spec.name + "@" + std::to_string(ranks);
+  if (built) {
+    if (key != built_for) {
+      throw Error("one platform per process: SimGrid cannot build a second platform");
+    }
+    return *built;
+  }
+  sg4::Engine& engine = create_engine(options);
+  built = std::make_unique<BuiltPlatform>(build_platform(engine, spec, ranks));
+  built_for = key;
+  return *built;
+}
+
+}  // namespace a2a::sim

@@ -1,0 +1,74 @@
+#include "sim/simulation.hpp"
+
+#include <algorithm>
+
+#include "algorithms/errors.hpp"
+#include "sim/scale/scale_engine.hpp"
+#include "sim/simgrid/runner.hpp"
+
+namespace a2a::sim {
+
+namespace {
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+const std::vector<std::string>& engine_names() {
+  static const std::vector<std::string> names = {"simgrid", "scale"};
+  return names;
+}
+
+std::unique_ptr<Simulation> make_simulation(const std::string& engine, const PlatformSpec& platform,
+                                            int ranks, const SimOptions& options) {
+  if (engine == "simgrid") return std::make_unique<SimGridSimulation>(platform, ranks, options);
+  if (engine == "scale") return std::make_unique<ScaleSimulation>(platform, ranks, options);
+  throw InvalidParameter("unknown engine '" + engine + "' (known: simgrid, scale)");
+}
+
+SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
+                    int trace_ranks) {
+  SimResult result;
+  result.label = label;
+  const int P = static_cast<int>(records.size());
+  std::vector<double> finish(static_cast<size_t>(P));
+  for (int r = 0; r < P; ++r) {
+    const RankRecord& record = records[static_cast<size_t>(r)];
+    finish[static_cast<size_t>(r)] = record.end - t0;
+    result.max_per_rank.max_with(record.stats);
+    result.total.add(record.stats);
+    for (const auto& [phase, seconds] : record.phase_seconds)
+      result.phase_mean[phase] += seconds / P;
+    result.wait_mean += record.wait_seconds / P;
+    result.copy_mean += record.copy_seconds / P;
+    result.intra_node_bytes += record.intra_node_bytes;
+    result.inter_node_bytes += record.inter_node_bytes;
+    if (r < trace_ranks) result.spans.push_back(record.spans);
+  }
+  result.predicted = *std::max_element(finish.begin(), finish.end());
+  result.fastest = *std::min_element(finish.begin(), finish.end());
+  result.median = median_of(std::move(finish));
+  return result;
+}
+
+std::string unfinished_ranks(const std::vector<RankRecord>& records) {
+  std::string out;
+  int listed = 0, stuck = 0;
+  for (size_t r = 0; r < records.size(); ++r) {
+    if (records[r].finished) continue;
+    ++stuck;
+    if (listed < 6) {
+      out += (listed ? "; " : "") + std::string("rank ") + std::to_string(r) + " in " +
+             (records[r].waiting_for.empty() ? "?" : records[r].waiting_for);
+      ++listed;
+    }
+  }
+  return std::to_string(stuck) + " of " + std::to_string(records.size()) +
+         " ranks never finished: " + out + (stuck > listed ? "; ..." : "");
+}
+
+}  // namespace a2a::sim

@@ -1,0 +1,79 @@
+// What both simulation engines share: their options, the outcome of one configuration, and the
+// interface `a2a run` drives. The SimGrid engine (sim/simgrid/) runs every rank as a SimGrid actor
+// on SimGrid's max-min network model; the scale engine (sim/scale/) runs the same algorithm code
+// as light fibers on its own batched flow model, for 10^5 ranks (docs/simulation.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/stats.hpp"
+#include "platforms/platform.hpp"
+#include "sim/rank_record.hpp"
+#include "workloads/layout.hpp"
+#include "workloads/workload.hpp"
+
+namespace a2a::sim {
+
+struct SimOptions {
+  bool payload = false;            // carry real bytes and check them (small P; SimGrid engine)
+  int trace_ranks = 0;             // record phase spans of the first N ranks
+  std::string vendor = "openmpi";  // what `vendor` models
+  std::string network_model = "CM02";
+  bool crosstraffic = false;
+  // Scale engine only (docs/simulation.md, "The scale engine").
+  double tolerance = 0.02;   // re-solve rates once this fraction of the flows changed (0: exact)
+  int threads = 0;           // threads running rank code (0: one per core)
+  int stack_kib = 64;        // stack of each rank's fiber
+  bool check_sizes = false;  // also enumerate receives and check they match the sends
+};
+
+// The outcome of one configuration.
+struct SimResult {
+  std::string label;
+  double predicted = 0;                      // completion time of the slowest rank, seconds
+  double fastest = 0;                        // completion time of the fastest rank
+  double median = 0;                         // median rank completion time
+  std::map<std::string, double> phase_mean;  // seconds per phase label, mean over ranks
+  double wait_mean = 0;                      // seconds blocked in waits, mean over ranks
+  double copy_mean = 0;                      // seconds of local copies, mean over ranks
+  RunStats max_per_rank;                     // element-wise maximum over ranks
+  RunStats total;                            // sums over ranks
+  std::int64_t intra_node_bytes = 0;
+  std::int64_t inter_node_bytes = 0;
+  double wall_seconds = 0;               // the simulator's own time
+  std::string check = "-";               // payload mode: "pass" or what was wrong
+  std::vector<std::vector<Span>> spans;  // per traced rank
+  std::int64_t solves = 0;               // scale engine: rate computations
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  // Runs one configuration on a workload of workload.ranks() <= the built ranks to completion. A
+  // deadlock, a message nobody receives or an algorithm breaking the comm contract throws
+  // a2a::Error naming the configuration and the ranks.
+  virtual SimResult run(const Configuration& config, const Workload& workload,
+                        LayoutStyle layout = LayoutStyle::gaps) = 0;
+};
+
+// The engines `a2a run` knows, for errors and docs.
+const std::vector<std::string>& engine_names();
+
+// Builds the platform for up to `ranks` ranks for `engine` ("simgrid" or "scale"). Throws
+// InvalidParameter for an unknown engine or ranks that do not fit.
+std::unique_ptr<Simulation> make_simulation(const std::string& engine, const PlatformSpec& platform,
+                                            int ranks, const SimOptions& options);
+
+// Turns every rank's record into a result (ranks' end times are relative to `t0`).
+SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
+                    int trace_ranks);
+
+// "4 of 256 ranks never finished: rank 3 in receive from 2; ..."
+std::string unfinished_ranks(const std::vector<RankRecord>& records);
+
+}  // namespace a2a::sim
