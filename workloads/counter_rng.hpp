@@ -23,9 +23,15 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
 // One 64-bit random word for the key (seed, stream, a, b): each field is xored into the state and
 // mixed. For fixed (seed, stream, a) the map b -> word is a bijection, so no two receivers of one
 // sender ever share a word. `stream` separates independent draws for the same block.
+constexpr std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream) {
+  return mix64(mix64(seed) ^ stream);
+}
+constexpr std::uint64_t draw_keyed(std::uint64_t key, std::uint64_t a, std::uint64_t b) {
+  return mix64(mix64(key ^ a) ^ b);
+}
 constexpr std::uint64_t draw(std::uint64_t seed, std::uint64_t stream, std::uint64_t a,
                              std::uint64_t b) {
-  return mix64(mix64(mix64(mix64(seed) ^ stream) ^ a) ^ b);
+  return draw_keyed(stream_key(seed, stream), a, b);
 }
 
 // An integer in [0, bound] from a random word (Lemire's multiply-shift; bias below bound / 2^64,

@@ -26,6 +26,8 @@ namespace {
 using workload_rng::below_or_equal;
 using workload_rng::bernoulli;
 using workload_rng::draw;
+using workload_rng::draw_keyed;
+using workload_rng::stream_key;
 using workload_rng::mix64;
 
 // Streams keep the families' draws independent for the same seed.
@@ -41,14 +43,15 @@ class Uniform final : public FlaggedWorkload {
  public:
   Uniform(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, std::int64_t top)
       : FlaggedWorkload(ranks, elem, std::move(spec), flags_if(ranks == 1 || top == 0)),
-        seed_(seed),
+        key_(stream_key(seed, kUniformStream)),
         top_(top) {}
+  // The hottest call of large simulations: the stream's key is mixed once, here.
   std::int64_t count(int src, int dst) const override {
-    return below_or_equal(draw(seed_, kUniformStream, src, dst), top_);
+    return below_or_equal(draw_keyed(key_, src, dst), top_);
   }
 
  private:
-  std::uint64_t seed_;
+  std::uint64_t key_;
   std::int64_t top_;  // floor(max / elem)
 };
 

@@ -58,6 +58,7 @@ void FlowNetwork::start(double start, const Route& route, double bytes, std::uin
   flow.updated = start;
   flow.weight = 1.0 / std::max(route.latency, 1e-12);
   flow.bound = route.bound;
+  flow.bound_binds = route.bound_binds;
   flow.token = token;
   flow.first_hop = route.first;
   flow.hops = route.hops;
@@ -224,9 +225,9 @@ void FlowNetwork::solve() {
   std::make_heap(heap.begin(), heap.end(), std::greater<>{});
   // Flows in the order their own bound would stop them.
   std::vector<std::pair<double, std::uint32_t>> by_bound;
-  by_bound.reserve(active_.size());
-  for (const std::uint32_t f : active_)
-    by_bound.emplace_back(flows_[f].bound / flows_[f].weight, f);
+  for (const std::uint32_t f : active_) {
+    if (flows_[f].bound_binds) by_bound.emplace_back(flows_[f].bound / flows_[f].weight, f);
+  }
   std::sort(by_bound.begin(), by_bound.end());
   std::size_t next_bound = 0;
 

@@ -55,6 +55,7 @@ class FlowNetwork {
     std::uint32_t version = 0;    // bumped whenever its completion time changes
     std::int32_t active_at = -1;  // position in active_, or -1
     bool fixed = false;           // solve scratch
+    bool bound_binds = true;
   };
   enum class EventKind : std::uint8_t { activate, complete };
   struct Event {

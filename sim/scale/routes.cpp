@@ -49,6 +49,10 @@ Route RouteTable::between(int src, int dst) {
   }
   if (latency > 0 && tcp_gamma_ > 0)
     route.bound = std::min(route.bound, tcp_gamma_ / (2 * latency));
+  double slowest_shared = std::numeric_limits<double>::infinity();
+  for (std::uint32_t h = 0; h < route.hops; ++h)
+    slowest_shared = std::min(slowest_shared, capacity_[hops_[route.first + h]]);
+  route.bound_binds = route.bound < slowest_shared;
   by_pair_.emplace(key, static_cast<std::uint32_t>(routes_.size()));
   routes_.push_back(route);
   return routes_.back();

@@ -17,6 +17,9 @@ struct Route {
   std::uint32_t hops = 0;   // shared links crossed
   double latency = 0;       // seconds, sum over the route's links
   double bound = 0;         // bytes/s no flow on it can exceed (slowest link, TCP window)
+  // False when a shared link of the route is no faster than the bound: then that link limits the
+  // flow first and the solver can ignore the bound.
+  bool bound_binds = true;
 };
 
 class RouteTable {

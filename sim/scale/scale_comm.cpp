@@ -132,30 +132,50 @@ void ScaleComm::wait(Request request) {
       !state_.slots[static_cast<size_t>(request.id)].busy) {
     throw ContractViolation("wait on a request that is not outstanding");
   }
-  // The event loop may grow no slot of ours while we are suspended: index, don't keep a reference.
-  const auto id = static_cast<size_t>(request.id);
-  if (!state_.slots[id].done) {
-    record_.waiting_for = std::string(state_.slots[id].receive ? "receive from " : "send to ") +
-                          std::to_string(state_.slots[id].peer);
-    state_.blocked_on = request.id;
-    while (!state_.slots[id].done)
-      run_.fibers->suspend(rank_);
-    record_.waiting_for.clear();
+  const Slot& slot = state_.slots[static_cast<size_t>(request.id)];
+  if (!slot.done) {
+    record_.waiting_for =
+        std::string(slot.receive ? "receive from " : "send to ") + std::to_string(slot.peer);
   }
-  Slot& slot = state_.slots[id];
+  wait_slot(request.id);
+  record_.waiting_for.clear();
+}
+
+void ScaleComm::wait_slot(int id) {
+  // The event loop never resizes our slots while we are suspended, but index them anyway.
+  const auto index = static_cast<size_t>(id);
+  if (!state_.slots[index].done) {
+    state_.blocked_on = id;
+    while (!state_.slots[index].done)
+      run_.fibers->suspend(rank_);
+  }
+  Slot& slot = state_.slots[index];
   if (slot.done_at > state_.clock) {
     record_.wait_seconds += slot.done_at - state_.clock;
     state_.clock = slot.done_at;
   }
   slot = Slot{};
-  state_.free_slots.push_back(request.id);
+  state_.free_slots.push_back(id);
 }
 
 void ScaleComm::wait_all() {
+  // Described like the SimGrid engine's, for deadlock reports.
+  std::string what;
+  int count = 0;
+  for (const Slot& slot : state_.slots) {
+    if (!slot.busy) continue;
+    ++count;
+    if (what.size() < 80) {
+      what += (what.empty() ? "" : ", ") + std::string(slot.receive ? "recv<" : "send>") +
+              std::to_string(slot.peer);
+    }
+  }
+  record_.waiting_for = "wait_all on " + std::to_string(count) + " requests (" + what + ")";
   // Waiting for each in turn ends when the last one is done, as waiting for all at once does.
   for (int id = 0; id < static_cast<int>(state_.slots.size()); ++id) {
-    if (state_.slots[static_cast<size_t>(id)].busy) wait({id});
+    if (state_.slots[static_cast<size_t>(id)].busy) wait_slot(id);
   }
+  record_.waiting_for.clear();
 }
 
 int ScaleComm::outstanding() const {
@@ -185,9 +205,11 @@ Bytes ScaleComm::allreduce_max(Bytes value) {
     const Request sent = post(message(false, Kind::collective, to, 1, {value}));
     const Request received = post(message(true, Kind::collective, from, 1));
     state_.slots[static_cast<size_t>(received.id)].out = std::span<std::int64_t>(&incoming, 1);
-    wait(received);
+    record_.waiting_for = "allreduce_max: receive from " + std::to_string(from);
+    wait_slot(received.id);
+    record_.waiting_for.clear();
     value = std::max(value, incoming);
-    wait(sent);
+    wait_slot(sent.id);
   }
   return value;
 }

@@ -50,6 +50,8 @@ class ScaleComm final : public Comm {
 
  private:
   Request post(Post post);
+  // Suspends until the request is done, then frees it.
+  void wait_slot(int id);
   void check_peer(int peer) const;
   bool traced() const { return rank_ < run_.trace_ranks; }
 

@@ -133,9 +133,10 @@ class EventLoop {
     const Side& r = transfer.receive;
     if (r.size >= 0 && r.size != s.size) {
       const char* unit = transfer.kind == Kind::data ? " bytes" : " values";
-      throw Error(label_ + ": rank " + std::to_string(r.rank) + " expected " +
-                  std::to_string(r.size) + unit + " from rank " + std::to_string(s.rank) +
-                  " but it sent " + std::to_string(s.size));
+      const std::string who = "rank " + std::to_string(r.rank);
+      throw Error(label_ + ": " + who + ": " + who + " expected " + std::to_string(r.size) + unit +
+                  " from rank " + std::to_string(s.rank) + " but it sent " +
+                  std::to_string(s.size));
     }
     const Bytes bytes = transfer.kind == Kind::data ? s.size : s.size * kValueBytes;
     const int Q = run_.platform->ranks_per_node;

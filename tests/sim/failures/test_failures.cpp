@@ -1,14 +1,15 @@
 // Broken algorithms (not in the catalog) must end a simulation with one clear error naming the
-// configuration and the ranks — never a SimGrid backtrace, a hang or a crash. SimGrid leaves the
-// blocked actors behind, so ctest runs each case in its own process (--test-case=...).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// configuration and the ranks — never a SimGrid backtrace, a hang or a crash — on both engines.
+// SimGrid leaves the blocked actors behind, so ctest runs each case in its own process
+// (--test-case=... --engine=simgrid|scale).
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <memory>
 
 #include "algorithms/errors.hpp"
 #include "algorithms/registry.hpp"
-#include "sim/simgrid/runner.hpp"
+#include "sim/simulation.hpp"
 #include "workloads/workload.hpp"
 
 using namespace a2a;
@@ -16,6 +17,8 @@ using namespace a2a;
 namespace {
 
 constexpr int kRanks = 4;
+// The engine every case runs on, from the command line (--engine=...).
+std::string engine_name = "simgrid";
 
 std::string failure_of(void (*run)(Comm&, const Params&)) {
   PlatformSpec star;
@@ -27,13 +30,15 @@ std::string failure_of(void (*run)(Comm&, const Params&)) {
   star.injection = star.link;
   star.ranks_per_node = 1;
   star.intra_node = {1e10, 1e-7};
-  sim::SimGridSimulation simulation(star, kRanks, sim::SimOptions{});
+  sim::SimOptions options;
+  options.check_sizes = true;  // the scale engine checks receives only when asked
+  const auto simulation = sim::make_simulation(engine_name, star, kRanks, options);
   auto workload = make_workload("constant:size=8", kRanks);
   AlgorithmInfo broken;
   broken.name = "broken";
   broken.run = run;
   try {
-    simulation.run(Configuration{&broken, Params{}}, *workload);
+    simulation->run(Configuration{&broken, Params{}}, *workload);
   } catch (const Error& error) {
     return error.what();
   }
@@ -94,4 +99,14 @@ TEST_CASE("leaving a request unwaited is a contract violation") {
     });
   });
   CHECK(message.find("requests were never waited for") != std::string::npos);
+}
+
+int main(int argc, char** argv) {
+  doctest::Context context;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--engine=", 0) == 0) engine_name = arg.substr(9);
+  }
+  context.applyCommandLine(argc, argv);
+  return context.run();
 }
