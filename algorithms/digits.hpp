@@ -12,6 +12,12 @@ inline std::int64_t mod(std::int64_t a, std::int64_t m) {
   return r < 0 ? r + m : r;
 }
 
+// a mod m for a in [-m, 2m): one comparison instead of a division (the Bruck index arithmetic
+// adds or subtracts two values below m, in the innermost loop of every message description).
+inline std::int64_t wrap(std::int64_t a, std::int64_t m) {
+  return a < 0 ? a + m : (a >= m ? a - m : a);
+}
+
 // Number of base-`radix` digits of `value` (0 for value 0). For P ranks the Bruck rounds run over
 // num_digits(P - 1, r) digit positions.
 inline int num_digits(std::int64_t value, std::int64_t radix) {

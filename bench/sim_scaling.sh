@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# SimGrid backend scaling on the polaris preset: simulated messages per second, simulator wall time
-# and peak RSS for parlogna r=2, parlogna r=sqrt(P) and scattered (batch 32) at P = 1,024, 4,096
-# and 16,384, uniform block sizes in [0, 1 KiB]. Prints a Markdown table (docs/performance.md).
-# Usage: [ALGOS="parlogna:radix=2 ..."] bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
+# Simulator scaling: simulated messages per second, simulator wall time and peak RSS of one engine
+# on one platform, by default SimGrid on polaris for parlogna r=2, parlogna r=sqrt(P) and scattered
+# (batch 32) at P = 1,024, 4,096 and 16,384, uniform block sizes in [0, 1 KiB]. Prints Markdown
+# table rows (docs/performance.md).
+# Usage: [ENGINE=simgrid|scale] [PLATFORM=polaris] [RANKS_PER_NODE=32] [ALGOS="parlogna:radix=2 ..."]
+#        bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
 # (in ALGOS, radix=SQRT stands for the integer square root of P)
 set -uo pipefail
 build=${1:-build}
@@ -12,15 +14,20 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 4096 16384)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-[ -n "${NO_HEADER:-}" ] || echo "| P | configuration | predicted | rounds | messages (data+meta) | sim wall | messages/s | peak RSS |"
-[ -n "${NO_HEADER:-}" ] || echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+engine=${ENGINE:-simgrid}
+platform=${PLATFORM:-polaris}
+per_node=${RANKS_PER_NODE:+ranks_per_node: $RANKS_PER_NODE}
+[ -n "${NO_HEADER:-}" ] || echo "| engine | platform | P | configuration | predicted | rounds | messages (data+meta) | sim wall | messages/s | peak RSS |"
+[ -n "${NO_HEADER:-}" ] || echo "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for P in "${sizes[@]}"; do
   root=$(python3 -c "import math; print(math.isqrt($P))")
   for algo in ${ALGOS:-parlogna:radix=2 parlogna:radix=SQRT scattered:batch=32}; do
     algo=${algo//SQRT/$root}
     cat > "$work/s.yaml" <<YAML
-platform: polaris
+platform: $platform
 ranks: $P
+$per_node
+engine: $engine
 workload: uniform:max=1024
 algorithms: ["$algo"]
 YAML
@@ -31,15 +38,15 @@ YAML
     wall=$(python3 -c "print(f'{$(date +%s.%N) - $start:.1f} s')")
     rss=$(tail -1 "$work/rss" 2>/dev/null)
     if [ $code -ne 0 ]; then
-      echo "| $P | $algo | not finished (exit $code) | | | > $limit s | | ${rss:-?} KiB |"
+      echo "| $engine | $platform | $P | $algo | not finished (exit $code: $(head -c 120 "$work/err" | tr '\n|' '  ')) | | | > $limit s | | ${rss:-?} KiB |"
       continue
     fi
-    python3 - "$work/r.json" "$P" "$algo" "$rss" <<'PY'
+    python3 - "$work/r.json" "$P" "$algo" "$rss" "$engine" "$platform" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1])); r = doc["results"][0]
 msgs = r["total"]["messages"] + r["total"]["meta_messages"]
 wall = r["simulator_wall_seconds"]
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {r['predicted_seconds']*1e3:.3f} ms | {r['max_per_rank']['rounds']} | "
+print(f"| {sys.argv[5]} | {sys.argv[6]} | {sys.argv[2]} | {sys.argv[3]} | {r['predicted_seconds']*1e3:.3f} ms | {r['max_per_rank']['rounds']} | "
       f"{msgs:,} | {wall:.1f} s | {msgs/wall:,.0f} | {int(sys.argv[4])/1024:.0f} MiB |")
 PY
   done

@@ -127,9 +127,10 @@ inline int modified_position(int P, int p, std::int64_t i) {
 // hops of its lower digits, each from a rank further up, so it comes from p + (i mod place) and,
 // having travelled i in all, is bound for its source minus i. Before any round (place = 1) this is
 // (p, p - i); after the last one (place >= P) it is (p + i, p).
+// (0 <= p, i < P, so every sum below is within one wrap of [0, P).)
 inline BlockId modified_block(int P, int p, std::int64_t i, std::int64_t place) {
-  const auto src = static_cast<int>(mod(p + i % place, P));
-  return {src, static_cast<int>(mod(src - i, P))};
+  const auto src = static_cast<int>(wrap(p + i % place, P));
+  return {src, static_cast<int>(wrap(src - i, P))};
 }
 
 // ---- basic orientation (send to p + d, receive from p - d) --------------------------------------
@@ -137,8 +138,8 @@ inline BlockId modified_block(int P, int p, std::int64_t i, std::int64_t place) 
 // The block at position i of R on rank p when the rounds at digit `place` begin: from p - (i mod
 // place) to its source plus i. Before any round (p, p + i); after the last (p - i, p).
 inline BlockId basic_block(int P, int p, std::int64_t i, std::int64_t place) {
-  const auto src = static_cast<int>(mod(p - i % place, P));
-  return {src, static_cast<int>(mod(src + i, P))};
+  const auto src = static_cast<int>(wrap(p - i % place, P));
+  return {src, static_cast<int>(wrap(src + i, P))};
 }
 
 // ---- both orientations

@@ -28,17 +28,15 @@ namespace {
 class ParlognaColumns final : public radix::ColumnLayout {
  public:
   ParlognaColumns(int radix, const TempBuffer* temp, Bytes slot_bytes)
-      : radix_(radix), temp_(temp), slot_bytes_(slot_bytes) {}
+      : slots_(radix), temp_(temp), slot_bytes_(slot_bytes) {}
 
   int members() const override { return 1; }
   BlockId block(int src, int dst, int) const override { return {src, dst}; }
-  Place in_transit(int o, int) const override {
-    return temp_->at(radix::temp_slot(o, radix_) * slot_bytes_);
-  }
+  Place in_transit(int o, int) const override { return temp_->at(slots_(o) * slot_bytes_); }
   Place delivered(BlockId block, int, int) const override { return Place::recv_block(block.src); }
 
  private:
-  int radix_;
+  radix::TempSlots slots_;  // one per rank: the layout lives on the rank's stack
   const TempBuffer* temp_;  // null when B = 0: then no distance is ever in transit
   Bytes slot_bytes_;
 };

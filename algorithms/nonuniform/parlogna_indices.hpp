@@ -56,4 +56,27 @@ inline int temp_slot(std::int64_t o, int r) {
   return static_cast<int>(o) - 1 - dx * (r - 1) - dz;
 }
 
+// temp_slot for distances visited in increasing runs, as the radix exchange does: all distances in
+// [dz·r^dx, (dz+1)·r^dx) share their highest non-zero digit, so their slots are o minus one
+// constant, computed once per such range instead of once per block.
+class TempSlots {
+ public:
+  explicit TempSlots(int radix) : radix_(radix) {}
+  int operator()(std::int64_t o) const {
+    if (o < low_ || o >= high_) {
+      std::int64_t place = 1;
+      while (place * radix_ <= o)
+        place *= radix_;
+      low_ = o / place * place;
+      high_ = low_ + place;
+      offset_ = o - temp_slot(o, radix_);
+    }
+    return static_cast<int>(o - offset_);
+  }
+
+ private:
+  int radix_;
+  mutable std::int64_t low_ = 0, high_ = 0, offset_ = 0;
+};
+
 }  // namespace a2a::radix

@@ -17,7 +17,11 @@ using bruck::Orientation;
 class RoundMessages {
  public:
   RoundMessages(const RankGroup& group, int radix, const ColumnLayout& columns, const Round& round)
-      : group_(group), radix_(radix), columns_(columns), round_(round) {}
+      : group_(group),
+        radix_(radix),
+        columns_(columns),
+        members_(columns.members()),
+        round_(round) {}
 
   int send_peer() const {
     return group_.base + bruck::send_peer(group_.size, group_.local, Orientation::modified, round_);
@@ -56,13 +60,14 @@ class RoundMessages {
   template <typename Visit>
   void for_each_member(int holder, int o, Visit&& visit) const {
     const BlockId local = bruck::modified_block(group_.size, holder, o, round_.place);
-    for (int m = 0; m < columns_.members(); ++m)
+    for (int m = 0; m < members_; ++m)
       visit(columns_.block(local.src, local.dst, m), m);
   }
 
   const RankGroup& group_;
   int radix_;
   const ColumnLayout& columns_;
+  int members_;
   Round round_;
 };
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The scale engine's targets (issue 4), measured by bench/sim_scaling.sh: one `a2a run` per row,
+# wall time and peak RSS by /usr/bin/time, a row "not finished" when the time limit is hit.
+#   1. P = 131,072, 32 ranks per node, uniform blocks <= 1 KiB, on polaris (dragonfly) and fugaku
+#      (torus): parlogna r = 2, 4, 16, 362, two_phase_bruck, padded_bruck,
+#      parlinna_coalesced r = 4 batch 8;
+#   2. scattered batch 32 at P = 16,384 (polaris);
+#   3. P = 4,096 side by side, SimGrid engine then scale engine (the speed-up is their ratio).
+# Usage: bench/scale_targets.sh [BUILD_DIR] [TIMEOUT_SECONDS] [PART...]   (PART: 1 2 3; default all)
+set -uo pipefail
+here=$(dirname "$0")
+build=${1:-build}
+limit=${2:-660}
+shift 2 2>/dev/null || shift $#
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(1 2 3)
+targets="parlogna:radix=2 parlogna:radix=4 parlogna:radix=16 parlogna:radix=362 two_phase_bruck padded_bruck parlinna_coalesced:radix=4,batch=8"
+header=
+for part in "${parts[@]}"; do
+  case $part in
+    1) for platform in polaris fugaku; do
+         ENGINE=scale PLATFORM=$platform RANKS_PER_NODE=32 ALGOS=$targets NO_HEADER=$header \
+           "$here/sim_scaling.sh" "$build" "$limit" 131072
+         header=1
+       done ;;
+    2) ENGINE=scale ALGOS="scattered:batch=32" NO_HEADER=$header \
+         "$here/sim_scaling.sh" "$build" "$limit" 16384
+       header=1 ;;
+    3) for engine in simgrid scale; do
+         ENGINE=$engine ALGOS="parlogna:radix=2 two_phase_bruck parlogna:radix=64" NO_HEADER=$header \
+           "$here/sim_scaling.sh" "$build" "$limit" 4096
+         header=1
+       done ;;
+  esac
+done
