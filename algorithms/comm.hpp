@@ -119,6 +119,11 @@ class Comm {
   // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them.
   virtual Request isend_sizes(int peer, BlockList blocks) = 0;
   virtual Request irecv_sizes(int peer, BlockList blocks) = 0;
+  // The same, when the caller knows how many blocks the list has: `count` must equal it. Backends
+  // that carry the sizes enumerate the list anyway and check the count (a ContractViolation if it
+  // differs); a simulator that needs only the message's size may skip the enumeration.
+  virtual Request isend_sizes_counted(int peer, std::int64_t count, BlockList blocks);
+  virtual Request irecv_sizes_counted(int peer, std::int64_t count, BlockList blocks);
   // Metadata of the algorithm's own (run descriptors, offsets): small integer arrays, computed from
   // counts, never from payload. isend_values copies `values` at the call; irecv_values fills `out`
   // (which must stay alive) when the request completes, and the sender must send exactly

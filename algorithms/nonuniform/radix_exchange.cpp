@@ -30,6 +30,11 @@ class RoundMessages {
     return group_.base + bruck::recv_peer(group_.size, group_.local, Orientation::modified, round_);
   }
 
+  // Blocks either message carries: the round's distances times the blocks per column.
+  std::int64_t blocks() const {
+    return bruck::blocks_in_round(group_.size, round_, radix_) * members_;
+  }
+
   // visit(block, place) for every block this rank sends: the columns it holds whose digit x is z.
   template <typename Visit>
   void outgoing(Visit&& visit) const {
@@ -72,10 +77,11 @@ class RoundMessages {
 };
 
 void metadata_exchange(Comm& comm, const RoundMessages& round) {
-  const Request sent = comm.isend_sizes(round.send_peer(), [&](BlockSink out) {
+  const std::int64_t count = round.blocks();
+  const Request sent = comm.isend_sizes_counted(round.send_peer(), count, [&](BlockSink out) {
     round.outgoing([&](BlockId block, const Place&) { out(block); });
   });
-  const Request received = comm.irecv_sizes(round.recv_peer(), [&](BlockSink out) {
+  const Request received = comm.irecv_sizes_counted(round.recv_peer(), count, [&](BlockSink out) {
     round.incoming([&](BlockId block, const Place&) { out(block); });
   });
   comm.wait(sent);

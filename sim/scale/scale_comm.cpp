@@ -114,6 +114,19 @@ Request ScaleComm::irecv_sizes(int peer, BlockList blocks) {
   return post(message(true, Kind::sizes, peer, expected));
 }
 
+// Without size checks the count is all a sizes message needs: no enumeration.
+Request ScaleComm::isend_sizes_counted(int peer, std::int64_t count, BlockList blocks) {
+  if (run_.check_sizes) return Comm::isend_sizes_counted(peer, count, blocks);
+  ++record_.stats.meta_messages;
+  record_.stats.meta_bytes += count * kValueBytes;
+  return post(message(false, Kind::sizes, peer, count));
+}
+
+Request ScaleComm::irecv_sizes_counted(int peer, std::int64_t count, BlockList blocks) {
+  if (run_.check_sizes) return Comm::irecv_sizes_counted(peer, count, blocks);
+  return post(message(true, Kind::sizes, peer, -1));
+}
+
 Request ScaleComm::isend_values(int peer, std::span<const std::int64_t> values) {
   ++record_.stats.meta_messages;
   record_.stats.meta_bytes += static_cast<Bytes>(values.size()) * kValueBytes;
