@@ -8,6 +8,7 @@ configuration. Prints a Markdown report (tables + summary) to stdout or --out.
 
   bench/accuracy.py                 # the whole suite (P <= 4,096; ~15 min of SimGrid on 2 cores)
   bench/accuracy.py --quick --check # the subset ctest runs; exit 1 if a target is missed
+  TOL=0.1 bench/accuracy.py        # the scale engine with another simulation.tolerance
 
 Targets (issue 4): median error <= 5 %, maximum <= 20 %, same best configuration in >= 90 % of
 the sweeps.
@@ -98,7 +99,7 @@ def suite(quick):
 def yaml_of(s, engine):
     # JSON is YAML: the scenario file is written as JSON.
     doc = {"platform": s["platform"], "ranks": s["ranks"], "workload": s["workload"],
-           "engine": engine, "algorithms": s["algorithms"]}
+           "engine": engine, "simulation": {"tolerance": float(os.environ.get("TOL", "0.05"))} if engine == "scale" else {}, "algorithms": s["algorithms"]}
     if s["ranks_per_node"]:
         doc["ranks_per_node"] = s["ranks_per_node"]
     return json.dumps(doc)

@@ -26,7 +26,7 @@ struct SimOptions {
   std::string network_model = "CM02";
   bool crosstraffic = false;
   // Scale engine only (docs/simulation.md, "The scale engine").
-  double tolerance = 0.02;   // re-solve rates once this fraction of the flows changed (0: exact)
+  double tolerance = 0.05;   // re-solve rates once this fraction of the flows changed (0: exact)
   int threads = 0;           // threads running rank code (0: one per core)
   int stack_kib = 64;        // stack of each rank's fiber
   bool check_sizes = false;  // also enumerate receives and check they match the sends

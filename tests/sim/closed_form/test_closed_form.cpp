@@ -51,7 +51,7 @@ struct Engine {
   double tolerance;
 };
 constexpr Engine kEngines[] = {
-    {"simgrid", "simgrid", 0}, {"scale exact", "scale", 0}, {"scale batched", "scale", 0.02}};
+    {"simgrid", "simgrid", 0}, {"scale exact", "scale", 0}, {"scale batched", "scale", 0.05}};
 
 sim::Simulation& simulation(const Engine& engine) {
   static std::map<std::string, std::unique_ptr<sim::Simulation>> instances;
