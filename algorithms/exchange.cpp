@@ -225,7 +225,9 @@ Bytes PayloadBuffers::collect(Pieces pieces, std::vector<Piece>& out) {
 
 void PayloadBuffers::unpack(const std::vector<Piece>& pieces, const std::byte* data) {
   for (const Piece& piece : pieces) {
-    std::memcpy(writable(piece.at, piece.bytes), data, static_cast<std::size_t>(piece.bytes));
+    std::byte* to = writable(piece.at, piece.bytes);
+    // An empty message's data (and an empty buffer's) may be null: memcpy must not see it.
+    if (piece.bytes > 0) std::memcpy(to, data, static_cast<std::size_t>(piece.bytes));
     data += piece.bytes;
   }
 }
@@ -235,7 +237,7 @@ Bytes PayloadBuffers::copy(Moves moves) {
   moves([&](const Move& move) {
     const std::byte* from = readable(move.from, move.bytes);
     std::byte* to = writable(move.to, move.bytes);
-    std::memmove(to, from, static_cast<std::size_t>(move.bytes));
+    if (move.bytes > 0) std::memmove(to, from, static_cast<std::size_t>(move.bytes));
     total += move.bytes;
   });
   return total;

@@ -12,6 +12,21 @@
 
 namespace a2a {
 
+// Writes `text` to `path` through a temporary file renamed into place, so an interrupted run
+// never leaves a partial file that looks complete. Throws Error("cannot write PATH").
+inline void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".partial";
+  bool written = false;
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    written = out && (out << text) && out.flush();
+  }
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw Error("cannot write " + path);
+  }
+}
+
 class TextTable {
  public:
   explicit TextTable(std::vector<std::string> headers) : headers_(std::move(headers)) {}
@@ -45,27 +60,18 @@ class TextTable {
       line(row);
   }
 
-  // Writes the table as CSV to a temporary file, then renames it into place, so an interrupted run
-  // never leaves a partial file that looks complete.
+  // Writes the table as CSV (write_file_atomically).
   void write_csv(const std::string& path) const {
-    const std::string temporary = path + ".partial";
-    bool written = false;
-    {
-      std::ofstream out(temporary);
-      auto line = [&](const std::vector<std::string>& row) {
-        for (size_t i = 0; i < row.size(); ++i)
-          out << (i ? "," : "") << csv_field(row[i]);
-        out << '\n';
-      };
-      line(headers_);
-      for (const auto& row : rows_)
-        line(row);
-      written = static_cast<bool>(out.flush());
-    }
-    if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
-      std::remove(temporary.c_str());
-      throw Error("cannot write " + path);
-    }
+    std::string text;
+    auto line = [&](const std::vector<std::string>& row) {
+      for (size_t i = 0; i < row.size(); ++i)
+        text += (i ? "," : "") + csv_field(row[i]);
+      text += '\n';
+    };
+    line(headers_);
+    for (const auto& row : rows_)
+      line(row);
+    write_file_atomically(path, text);
   }
 
  private:

@@ -4,7 +4,7 @@
 # (batch 32) at P = 1,024, 4,096 and 16,384, uniform block sizes in [0, 1 KiB]. Prints Markdown
 # table rows (docs/performance.md).
 # Usage: [ENGINE=simgrid|scale] [PLATFORM=polaris] [RANKS_PER_NODE=32] [ALGOS="parlogna:radix=2 ..."]
-#        bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
+#        [A2A_ARGS="--max-memory 16G"] bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
 # (in ALGOS, radix=SQRT stands for the integer square root of P)
 set -uo pipefail
 build=${1:-build}
@@ -33,7 +33,7 @@ algorithms: ["$algo"]
 YAML
     start=$(date +%s.%N)
     /usr/bin/time -f "%M" -o "$work/rss" timeout "$limit" "$build/a2a" run "$work/s.yaml" \
-      --json "$work/r.json" > /dev/null 2> "$work/err"
+      --json "$work/r.json" ${A2A_ARGS:-} > /dev/null 2> "$work/err"
     code=$?
     wall=$(python3 -c "print(f'{$(date +%s.%N) - $start:.1f} s')")
     rss=$(tail -1 "$work/rss" 2>/dev/null)

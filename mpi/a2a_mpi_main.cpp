@@ -53,6 +53,11 @@ void add_common(CLI::App& command, a2a::mpi::CommonOptions& options) {
                   "ranks per node of the machine layout (default: detected)")
       ->check(CLI::PositiveNumber);
   command.add_option("--csv", options.csv_path, "also write the table as CSV");
+  command
+      .add_option("--timeout", options.timeout,
+                  "seconds one run of one configuration may take before it is reported as hung, "
+                  "naming the algorithm and the ranks still waiting (default: no limit)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 }  // namespace
@@ -76,6 +81,9 @@ int main(int argc, char** argv) {
       ->add_option("--sizes", bench_options.sizes,
                    "block sizes in bytes replacing the workload's size option")
       ->delimiter(',');
+  bench->add_option("--fftw", bench_options.fftw,
+                    "time FFTW's distributed DFT of this shape (N0xN1 or N0xN1xN2; repeatable) "
+                    "with each algorithm under its all-to-alls, instead of the workloads");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -94,8 +102,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     MPI_Init(&argc, &argv);
-    int code = verify->parsed() ? a2a::mpi::run_verify(verify_options)
-                                : a2a::mpi::run_bench(bench_options);
+    int code = verify->parsed()             ? a2a::mpi::run_verify(verify_options)
+               : bench_options.fftw.empty() ? a2a::mpi::run_bench(bench_options)
+                                            : a2a::mpi::run_fftw_bench(bench_options);
     MPI_Finalize();
     return code;
   } catch (const a2a::Error& error) {

@@ -10,6 +10,7 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "mpi/commands.hpp"
+#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -96,6 +97,7 @@ int run_bench(const BenchOptions& options) {
     std::vector<Planned> planned;
     std::string problem;
     try {
+      test_fault();  // a malformed A2A_MPI_TEST_FAULT (test-only) fails here, once
       workload = make_workload(spec, context.size());
       planned = plan(selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {
@@ -111,16 +113,19 @@ int run_bench(const BenchOptions& options) {
       if (item.skip || std::find(seen.begin(), seen.end(), label) != seen.end()) continue;
       seen.push_back(label);
       if (!exchanges.count(item.layout)) {
-        exchanges.emplace(item.layout, prepare(*workload, context, item.layout));
+        PreparedExchange exchange = prepare(*workload, context, item.layout);
+        if (setup_failed(context, count_disagreement(context, exchange.layout), "a2a-mpi bench")) {
+          return 2;
+        }
+        exchanges.emplace(item.layout, std::move(exchange));
       }
       PreparedExchange& run = exchanges.at(item.layout);
       std::vector<double> samples;
       for (int i = 0; i < options.warmup + options.iterations; ++i) {
         reset_receive(run.buffers);
         MPI_Barrier(context.comm());
-        const double start = MPI_Wtime();
-        run_configuration(context, item.config, run);
-        double elapsed = MPI_Wtime() - start;
+        double elapsed = 0;
+        run_configuration(context, item.config, run, options.common.timeout, &elapsed);
         MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, context.comm());
         if (i >= options.warmup) samples.push_back(elapsed);
       }

@@ -13,6 +13,7 @@ struct CommonOptions {
   std::vector<std::string> workloads;
   int node_size = 0;     // ranks per node of the machine layout; 0 = detect
   std::string csv_path;  // also write the table as CSV
+  double timeout = 0;    // seconds one run may take before it is reported as hung; 0: no limit
 };
 
 struct BenchOptions {
@@ -20,9 +21,11 @@ struct BenchOptions {
   int iterations = 20;
   int warmup = 3;
   std::vector<long long> sizes;  // substitutes the workload's size option, one table row group each
+  std::vector<std::string> fftw;  // FFTW DFT shapes N0xN1[xN2]: time FFTW instead (fftw_bench)
 };
 
 int run_verify(const CommonOptions& options);
 int run_bench(const BenchOptions& options);
+int run_fftw_bench(const BenchOptions& options);
 
 }  // namespace a2a::mpi

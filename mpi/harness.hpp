@@ -22,11 +22,22 @@ struct PreparedExchange {
 };
 PreparedExchange prepare(const Workload& workload, const Context& context, LayoutStyle style);
 
+// Collective: whether what every rank sends each peer is what that peer expects (sendcounts[j] on
+// rank i == recvcounts[i] on rank j, one extent everywhere). Returns this rank's first disagreement
+// as one line naming the pair, empty if none. Run before an exchange: a mismatch would otherwise
+// hang, truncate or overrun a receive.
+std::string count_disagreement(const Context& context, const ExchangeLayout& layout);
+
 // Run `config` once on this rank. An a2a error during the run cannot be recovered collectively
 // (peers may be blocked in a receive), so it ends the job: one line naming the rank and the
 // algorithm, then MPI_Abort with exit code 1.
+// With `timeout` > 0 (seconds) no wait blocks past `timeout` seconds after the run started: a rank
+// that gives up reports what it waited for, rank 0 gathers every rank's outcome, and if any rank is
+// still waiting it prints one line naming the algorithm and those ranks and ends the job (exit code
+// 1). `seconds`, if given, receives this rank's time in the algorithm (without that agreement).
 RunStats run_configuration(const Context& context, const Configuration& config,
-                           PreparedExchange& exchange);
+                           PreparedExchange& exchange, double timeout = 0,
+                           double* seconds = nullptr);
 
 // Stats reduced over ranks: element-wise maximum.
 RunStats max_over_ranks(const Context& context, const RunStats& mine);

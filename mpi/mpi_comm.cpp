@@ -5,6 +5,9 @@
 #include <string>
 
 #include "algorithms/errors.hpp"
+#include "mpi/deadline.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -14,14 +17,7 @@ constexpr int kDataTag = 1;
 constexpr int kMetaTag = 2;
 constexpr int kValuesTag = 3;
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(code, text, &length);
-    throw Error(std::string(what) + " failed: " + std::string(text, static_cast<size_t>(length)));
-  }
-}
+constexpr auto check = check_mpi;
 
 // A committed datatype of exactly `bytes` bytes, for messages over INT_MAX bytes (MPI counts are
 // int). Built as whole 1 GiB chunks plus a remainder.
@@ -104,7 +100,7 @@ int MpiComm::outstanding() const {
       std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; }));
 }
 
-int MpiComm::take_slot(Kind kind) {
+int MpiComm::take_slot(Kind kind, int peer) {
   int id;
   if (!free_slots_.empty()) {
     id = free_slots_.back();
@@ -115,6 +111,7 @@ int MpiComm::take_slot(Kind kind) {
   }
   Slot& slot = slots_[id];
   slot.kind = kind;
+  slot.peer = peer;
   slot.busy = true;
   slot.request = MPI_REQUEST_NULL;
   return id;
@@ -149,7 +146,7 @@ void MpiComm::track_staging(Bytes delta) {
 
 Request MpiComm::isend(int peer, Pieces pieces) {
   check_peer(peer);
-  const int id = take_slot(Kind::send);
+  const int id = take_slot(Kind::send, peer);
   Slot& slot = slots_[id];
   // A single contiguous piece is sent in place; anything else is packed.
   std::vector<Piece>& list = slot.pieces;
@@ -167,6 +164,7 @@ Request MpiComm::isend(int peer, Pieces pieces) {
     data = slot.staging.data();
   }
   list.clear();
+  if (test_fault_drops_send(rank())) return {id};  // TEST-ONLY (mpi/test_faults.hpp)
   post(data, total, peer, kDataTag, false, &slot.request);
   ++stats_.messages;
   stats_.bytes_sent += total;
@@ -175,7 +173,7 @@ Request MpiComm::isend(int peer, Pieces pieces) {
 
 Request MpiComm::irecv(int peer, Pieces pieces) {
   check_peer(peer);
-  const int id = take_slot(Kind::recv);
+  const int id = take_slot(Kind::recv, peer);
   Slot& slot = slots_[id];
   const Bytes total = PayloadBuffers::collect(pieces, slot.pieces);
   void* data = nullptr;
@@ -195,7 +193,7 @@ Request MpiComm::irecv(int peer, Pieces pieces) {
 
 Request MpiComm::isend_sizes(int peer, BlockList blocks) {
   check_peer(peer);
-  const int id = take_slot(Kind::send_sizes);
+  const int id = take_slot(Kind::send_sizes, peer);
   Slot& slot = slots_[id];
   slot.sizes.clear();
   blocks([&](BlockId block) { slot.sizes.push_back(sizes_.get(block)); });
@@ -208,7 +206,7 @@ Request MpiComm::isend_sizes(int peer, BlockList blocks) {
 
 Request MpiComm::irecv_sizes(int peer, BlockList blocks) {
   check_peer(peer);
-  const int id = take_slot(Kind::recv_sizes);
+  const int id = take_slot(Kind::recv_sizes, peer);
   Slot& slot = slots_[id];
   slot.blocks.clear();
   blocks([&](BlockId block) { slot.blocks.push_back(block); });
@@ -220,7 +218,7 @@ Request MpiComm::irecv_sizes(int peer, BlockList blocks) {
 
 Request MpiComm::isend_values(int peer, std::span<const std::int64_t> values) {
   check_peer(peer);
-  const int id = take_slot(Kind::send_values);
+  const int id = take_slot(Kind::send_values, peer);
   Slot& slot = slots_[id];
   slot.sizes.assign(values.begin(), values.end());
   const Bytes bytes = static_cast<Bytes>(slot.sizes.size() * sizeof(std::int64_t));
@@ -232,7 +230,7 @@ Request MpiComm::isend_values(int peer, std::span<const std::int64_t> values) {
 
 Request MpiComm::irecv_values(int peer, std::span<std::int64_t> out) {
   check_peer(peer);
-  const int id = take_slot(Kind::recv_values);
+  const int id = take_slot(Kind::recv_values, peer);
   post(out.data(), static_cast<Bytes>(out.size() * sizeof(std::int64_t)), peer, kValuesTag, true,
        &slots_[id].request);
   return {id};
@@ -266,7 +264,9 @@ void MpiComm::wait(Request request) {
   if (request.id < 0 || request.id >= static_cast<int>(slots_.size()) || !slots_[request.id].busy) {
     throw ContractViolation("wait on a request that is not outstanding");
   }
-  check(MPI_Wait(&slots_[request.id].request, MPI_STATUS_IGNORE), "MPI_Wait");
+  if (!wait_all_until({&slots_[request.id].request, 1}, deadline_)) {
+    throw TimedOut(pending_text(request.id));
+  }
   finish(request.id);
 }
 
@@ -278,12 +278,47 @@ void MpiComm::wait_all() {
     requests.push_back(slots_[id].request);
     ids.push_back(id);
   }
-  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
+  if (!wait_all_until(requests, deadline_)) {
+    // Nothing was completed (MPI_Testall is all or nothing): name the first request still pending.
+    int pending = 0, first = -1;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      int done = 0;
+      MPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
+      if (!done && pending++ == 0) first = ids[i];
+    }
+    throw TimedOut(pending_text(first < 0 ? ids.front() : first) +
+                   (pending > 1 ? " and " + std::to_string(pending - 1) + " more" : ""));
+  }
   for (int id : ids) {
     slots_[id].request = MPI_REQUEST_NULL;
     finish(id);
   }
+}
+
+std::string MpiComm::pending_text(int id) const {
+  const Slot& slot = slots_[id];
+  const char* what = "";
+  switch (slot.kind) {
+    case Kind::send:
+      what = "a send to rank ";
+      break;
+    case Kind::recv:
+      what = "a receive from rank ";
+      break;
+    case Kind::send_sizes:
+    case Kind::send_values:
+      what = "a metadata send to rank ";
+      break;
+    case Kind::recv_sizes:
+    case Kind::recv_values:
+      what = "a metadata receive from rank ";
+      break;
+  }
+  return what + std::to_string(slot.peer);
+}
+
+void MpiComm::wait_collective(MPI_Request& request, const char* call) {
+  if (!wait_all_until({&request, 1}, deadline_)) throw TimedOut(std::string("in ") + call);
 }
 
 void MpiComm::copy(Moves moves) {
@@ -292,6 +327,13 @@ void MpiComm::copy(Moves moves) {
 
 Bytes MpiComm::allreduce_max(Bytes value) {
   std::int64_t in = value, out = 0;
+  if (deadline_.set()) {  // non-blocking, so that a rank that never joins is reported
+    MPI_Request request;
+    check(MPI_Iallreduce(&in, &out, 1, MPI_INT64_T, MPI_MAX, context_.comm(), &request),
+          "MPI_Iallreduce");
+    wait_collective(request, "MPI_Iallreduce");
+    return out;
+  }
   check(MPI_Allreduce(&in, &out, 1, MPI_INT64_T, MPI_MAX, context_.comm()), "MPI_Allreduce");
   return out;
 }
@@ -317,10 +359,20 @@ void MpiComm::vendor_alltoallv() {
   MPI_Type_commit(&element);
   const void* send = buffers_.send_buffer();
   void* recv = buffers_.recv_buffer();
-  const int code = MPI_Alltoallv(send, sc.data(), sd.data(), element, recv, rc.data(), rd.data(),
-                                 element, context_.comm());
-  MPI_Type_free(&element);
-  check(code, "MPI_Alltoallv");
+  // PMPI_: the vendor's own call even when liba2a_pmpi.so interposes MPI_Alltoallv.
+  if (deadline_.set()) {  // non-blocking, so that a rank that never joins is reported
+    MPI_Request request;
+    const int code = PMPI_Ialltoallv(send, sc.data(), sd.data(), element, recv, rc.data(),
+                                     rd.data(), element, context_.comm(), &request);
+    MPI_Type_free(&element);  // released by MPI once the operation completes
+    check(code, "MPI_Ialltoallv");
+    wait_collective(request, "MPI_Ialltoallv");
+  } else {
+    const int code = PMPI_Alltoallv(send, sc.data(), sd.data(), element, recv, rc.data(), rd.data(),
+                                    element, context_.comm());
+    MPI_Type_free(&element);
+    check(code, "MPI_Alltoallv");
+  }
   for (int i = 0; i < P; ++i) {
     if (i != rank()) {
       ++stats_.messages;
@@ -340,9 +392,14 @@ void MpiComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
     type = make_bytes_type(block);
     count = 1;
   }
-  const int code = MPI_Alltoall(send, count, type, recv, count, type, context_.comm());
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int code =
+      deadline_.set()  // non-blocking, so that a rank that never joins is reported
+          ? PMPI_Ialltoall(send, count, type, recv, count, type, context_.comm(), &request)
+          : PMPI_Alltoall(send, count, type, recv, count, type, context_.comm());
   if (type != MPI_BYTE) MPI_Type_free(&type);
   check(code, "MPI_Alltoall");
+  if (request != MPI_REQUEST_NULL) wait_collective(request, "MPI_Ialltoall");
   stats_.messages += size() - 1;
   stats_.bytes_sent += block * (size() - 1);
   ++stats_.rounds;

@@ -3,11 +3,13 @@
 
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 #include "algorithms/comm.hpp"
 #include "algorithms/exchange.hpp"
 #include "algorithms/stats.hpp"
+#include "mpi/deadline.hpp"
 
 namespace a2a::mpi {
 
@@ -71,6 +73,9 @@ class MpiComm final : public Comm {
   void next_round() override { ++stats_.rounds; }
 
   const RunStats& stats() const { return stats_; }
+  // From now on every wait (and vendor collective) gives up at `deadline` and throws TimedOut
+  // naming what it waited for (a2a-mpi --timeout). Default: no deadline, blocking MPI calls.
+  void set_deadline(const Deadline& deadline) { deadline_ = deadline; }
   // Requests posted but not yet waited for (a finished algorithm leaves none).
   int outstanding() const;
 
@@ -78,6 +83,7 @@ class MpiComm final : public Comm {
   enum class Kind { send, recv, send_sizes, recv_sizes, send_values, recv_values };
   struct Slot {
     Kind kind = Kind::send;
+    int peer = 0;
     bool busy = false;
     MPI_Request request = MPI_REQUEST_NULL;
     std::vector<std::byte> staging;   // packed bytes of a non-contiguous message
@@ -86,11 +92,13 @@ class MpiComm final : public Comm {
     std::vector<BlockId> blocks;      // the blocks a received metadata message describes
   };
 
-  int take_slot(Kind kind);
+  int take_slot(Kind kind, int peer);
   void finish(int id);
   void check_peer(int peer) const;
   void post(void* data, Bytes bytes, int peer, int tag, bool receive, MPI_Request* request);
   void track_staging(Bytes delta);
+  std::string pending_text(int id) const;  // "a receive from rank 3"
+  void wait_collective(MPI_Request& request, const char* call);
 
   const Context& context_;
   const ExchangeLayout& layout_;
@@ -100,6 +108,7 @@ class MpiComm final : public Comm {
   std::vector<Slot> slots_;
   std::vector<int> free_slots_;
   Bytes staging_in_use_ = 0;
+  Deadline deadline_;
 };
 
 }  // namespace a2a::mpi

@@ -9,6 +9,7 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "mpi/commands.hpp"
+#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -69,10 +70,10 @@ struct Reference {
   std::vector<std::byte> vendor_result;
 };
 
-Reference make_reference(const Workload& workload, const Context& context, LayoutStyle style) {
-  Reference reference{prepare(workload, context, style), {}};
+Reference make_reference(const Context& context, PreparedExchange exchange, double timeout) {
+  Reference reference{std::move(exchange), {}};
   static const Configuration vendor = configure("vendor", 1, 1);
-  run_configuration(context, vendor, reference.exchange);
+  run_configuration(context, vendor, reference.exchange, timeout);
   reference.vendor_result = reference.exchange.buffers.recv;
   reset_receive(reference.exchange.buffers);
   return reference;
@@ -96,6 +97,7 @@ int run_verify(const CommonOptions& options) {
     std::vector<Planned> planned;
     std::string problem;
     try {
+      test_fault();  // a malformed A2A_MPI_TEST_FAULT (test-only) fails here, once
       workload = make_workload(spec, context.size());
       planned = plan(options.selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {
@@ -114,13 +116,19 @@ int run_verify(const CommonOptions& options) {
         continue;
       }
       if (!references.count(item.layout)) {
-        references.emplace(item.layout, make_reference(*workload, context, item.layout));
+        PreparedExchange exchange = prepare(*workload, context, item.layout);
+        if (setup_failed(context, count_disagreement(context, exchange.layout), "a2a-mpi verify")) {
+          return 2;
+        }
+        references.emplace(item.layout,
+                           make_reference(context, std::move(exchange), options.timeout));
       }
       Reference& reference = references.at(item.layout);
       PreparedExchange run = reference.exchange;  // fresh copy: sentinel receive buffer
       const ExchangeLayout layout_before = run.layout;
       const std::vector<std::byte> send_before = run.buffers.send;
-      const RunStats stats = max_over_ranks(context, run_configuration(context, item.config, run));
+      const RunStats stats =
+          max_over_ranks(context, run_configuration(context, item.config, run, options.timeout));
       const Verdict verdict =
           agree(context, check_run(run, layout_before, send_before, reference.vendor_result));
       const bool ok = verdict.failed_ranks == 0;

@@ -12,6 +12,7 @@
 #include "algorithms/text_table.hpp"
 #include "platforms/platform.hpp"
 #include "sim/report.hpp"
+#include "sim/resource_guard.hpp"
 #include "sim/scenario.hpp"
 #include "sim/vendor_model.hpp"
 #include "workloads/listing.hpp"
@@ -25,6 +26,7 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string json, csv, trace;
+  std::string max_memory;  // bound for the memory guard; empty: the machine's available memory
   bool verbose = false;
 };
 
@@ -83,6 +85,9 @@ int run(const RunOptions& options) {
   scenario.simulation.trace_ranks =
       std::min({scenario.simulation.trace_ranks, scenario.ranks, kTraceCap});
   const std::vector<Planned> planned = configurations(scenario, *workload, platform.ranks_per_node);
+  check_memory(estimate_memory(scenario.engine,
+                               {platform, scenario.ranks, scenario.simulation, *workload, planned}),
+               memory_limit(options.max_memory), scenario.engine);
   spdlog::info("building platform {} for P={}", platform.name, scenario.ranks);
   const std::unique_ptr<Simulation> simulation =
       make_simulation(scenario.engine, platform, scenario.ranks, scenario.simulation);
@@ -95,9 +100,9 @@ int run(const RunOptions& options) {
       std::fflush(stderr);
     }
     results.push_back(simulation->run(planned[i].config, *workload, planned[i].layout));
-    spdlog::info("{}: predicted {} (simulated in {})", results.back().label,
+    spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
                  format_seconds(results.back().predicted),
-                 format_seconds(results.back().wall_seconds));
+                 format_seconds(results.back().wall_seconds), results.back().solves);
   }
   if (progress) std::fprintf(stderr, "\r\033[K");
   ScenarioSummary summary{
@@ -128,6 +133,9 @@ int main(int argc, char** argv) {
   run->add_option("--csv", run_options.csv, "write results as CSV");
   run->add_option("--trace", run_options.trace, "write a Chrome trace-event timeline (Perfetto)");
   run->add_flag("-v,--verbose", run_options.verbose, "log progress to stderr");
+  run->add_option("--max-memory", run_options.max_memory,
+                  "refuse simulations estimated to need more (e.g. 8G, 512M; default: the "
+                  "machine's available memory)");
   std::string what = "algorithms";
   auto* list = app.add_subcommand("list", "show the catalogs");
   list->add_option("what", what, "algorithms, workloads, platforms or vendors")

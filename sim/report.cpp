@@ -42,20 +42,6 @@ std::string phases_text(const SimResult& r) {
   return out;
 }
 
-// Writes `text` to `path` through a temporary file renamed into place.
-void write_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".partial";
-  bool written = false;
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    written = out && (out << text) && out.flush();
-  }
-  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error("cannot write " + path);
-  }
-}
-
 nlohmann::json stats_json(const RunStats& s) {
   return {{"rounds", s.rounds},         {"messages", s.messages},
           {"bytes_sent", s.bytes_sent}, {"meta_messages", s.meta_messages},
@@ -118,7 +104,7 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
         {"check", r.check},
     });
   }
-  write_file(path, doc.dump(2) + "\n");
+  write_file_atomically(path, doc.dump(2) + "\n");
 }
 
 void write_csv(const std::string& path, const std::vector<SimResult>& results) {
@@ -170,8 +156,8 @@ void write_trace(const std::string& path, const std::vector<SimResult>& results)
       }
     }
   }
-  write_file(path,
-             nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
+  write_file_atomically(
+      path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
 }
 
 }  // namespace a2a::sim

@@ -52,6 +52,12 @@ class Reader {
     throw InputError(where + ": key '" + key + "': " + what);
   }
 
+  // A mapping key as text: keys are plain names, a list or mapping as a key is an error.
+  std::string key(const YAML::Node& node, const std::string& context) const {
+    if (!node.IsScalar()) fail(node, context, "expected a plain key name, not a list or mapping");
+    return node.Scalar();
+  }
+
   std::string where(const YAML::Node& node) const {
     return node.Mark().line >= 0 ? origin_ + ":" + std::to_string(node.Mark().line + 1) : origin_;
   }
@@ -109,7 +115,7 @@ AlgorithmEntry read_algorithm(const Reader& reader, const YAML::Node& node) {
     }
   } else if (node.IsMap()) {
     for (const auto& item : node) {
-      const std::string key = item.first.as<std::string>();
+      const std::string key = reader.key(item.first, "algorithms");
       if (key == "name") {
         entry.name = reader.scalar<std::string>(item.second, "algorithms.name", "a name");
       } else {
@@ -131,7 +137,7 @@ AlgorithmEntry read_algorithm(const Reader& reader, const YAML::Node& node) {
 void read_simulation(const Reader& reader, const YAML::Node& node, SimOptions& options) {
   if (!node.IsMap()) reader.fail(node, "simulation", "expected a mapping");
   for (const auto& item : node) {
-    const std::string key = item.first.as<std::string>();
+    const std::string key = reader.key(item.first, "simulation");
     const std::string full = "simulation." + key;
     if (key == "payload") {
       options.payload = reader.scalar<bool>(item.second, full, "true or false");
@@ -208,19 +214,20 @@ void apply_override(YAML::Node& root, const std::string& text) {
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Scenario scenario;
-  std::string text;
   if (path.empty()) {
-    scenario.origin = "embedded default scenario";
-    text = default_scenario_yaml();
-  } else {
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot read the scenario file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-    scenario.origin = path;
+    return parse_scenario(default_scenario_yaml(), "embedded default scenario", overrides);
   }
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot read the scenario file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_scenario(buffer.str(), path, overrides);
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& origin,
+                        const std::vector<std::string>& overrides) {
+  Scenario scenario;
+  scenario.origin = origin;
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -237,7 +244,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   const Reader reader(scenario.origin, overridden);
   bool has_ranks = false, has_algorithms = false, has_platform = false;
   for (const auto& item : root) {
-    const std::string key = item.first.as<std::string>();
+    const std::string key = reader.key(item.first, "scenario");
     const YAML::Node& value = item.second;
     if (key == "platform") {
       scenario.platform = reader.scalar<std::string>(value, key, "a preset name or a file path");

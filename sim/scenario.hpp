@@ -35,5 +35,8 @@ const std::string& default_scenario_yaml();
 // keys such as simulation.payload=true; values are YAML). Throws InputError naming file:line and
 // key.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+// The same from YAML text; `origin` names it in errors (what the fuzz target feeds).
+Scenario parse_scenario(const std::string& text, const std::string& origin,
+                        const std::vector<std::string>& overrides);
 
 }  // namespace a2a::sim

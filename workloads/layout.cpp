@@ -1,7 +1,6 @@
 #include "workloads/layout.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace a2a {
 
@@ -70,7 +69,7 @@ void reset_receive(ExchangeBuffers& buffers) {
 std::string describe_mismatch(const ExchangeLayout& layout, const std::vector<std::byte>& expected,
                               const std::vector<std::byte>& got) {
   if (got.size() != expected.size()) return "receive buffer changed size";
-  if (std::memcmp(got.data(), expected.data(), got.size()) == 0) return {};
+  if (got == expected) return {};  // (memcmp of an empty buffer's null data() is undefined)
   size_t at = 0;
   while (got[at] == expected[at])
     ++at;

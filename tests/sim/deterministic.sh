@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs the same scenario twice and requires identical predictions (every column but wall time).
+# Usage: deterministic.sh A2A SCENARIO ["FIRST RUN'S --set ARGS" ["SECOND RUN'S --set ARGS"]]
+# (each a space-separated list, e.g. "--set engine=scale --set simulation.threads=1")
 set -euo pipefail
 a2a=$1
 scenario=$2
+read -r -a first <<< "${3:-}"
+read -r -a second <<< "${4:-${3:-}}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$a2a" run "$scenario" --csv "$out/a.csv" > /dev/null
-"$a2a" run "$scenario" --csv "$out/b.csv" > /dev/null
+"$a2a" run "$scenario" "${first[@]}" --csv "$out/a.csv" > /dev/null
+"$a2a" run "$scenario" "${second[@]}" --csv "$out/b.csv" > /dev/null
 strip() { cut -d, -f1-13,15 "$1"; }  # drop simulator_wall_seconds (column 14)
 rows=$(($(wc -l < "$out/a.csv") - 1))
 [ "$rows" -ge 5 ] || { echo "FAIL: only $rows rows"; exit 1; }

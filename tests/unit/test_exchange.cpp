@@ -116,6 +116,23 @@ TEST_CASE("PayloadBuffers pack, unpack and copy move exactly the described bytes
   CHECK(std::memcmp(recv.data() + 16, send.data() + 12, 4) == 0);
 }
 
+// Regression (UBSan, scripts/test-sanitizers.sh): zero-byte pieces of an all-zero exchange come
+// with null data; unpack and copy must not pass null to memcpy/memmove.
+TEST_CASE("PayloadBuffers unpack and copy zero-byte pieces of empty buffers") {
+  ExchangeLayout layout;
+  layout.extent = 8;
+  layout.sendcounts = layout.recvcounts = {0, 0};
+  layout.sdispls = layout.rdispls = {0, 0};
+  RunStats stats;
+  PayloadBuffers buffers(layout, nullptr, nullptr, stats);
+  std::vector<Piece> where;
+  PayloadBuffers::collect([&](PieceSink out) { out({{1, 0}, Place::recv_block(1), 0}); }, where);
+  buffers.unpack(where, nullptr);
+  CHECK(buffers.copy([&](MoveSink out) {
+    out({{0, 0}, Place::send_block(0), Place::recv_block(0), 0});
+  }) == 0);
+}
+
 namespace {
 class TinyWorkload : public Workload {
  public:
@@ -161,4 +178,17 @@ TEST_CASE("the checker finds a wrong byte, a touched gap, and names the block") 
   for (int k = 0; k < 64; ++k)
     differing += pattern_byte(0, 1, k) != pattern_byte(0, 2, k);
   CHECK(differing > 48);
+}
+
+// Regression (UBSan, scripts/test-sanitizers.sh): an all-zero exchange has empty buffers, whose
+// data() may be null; comparing them must not pass null to memcmp.
+TEST_CASE("the checker accepts the empty buffers of an all-zero exchange") {
+  ExchangeLayout layout;
+  layout.extent = 8;
+  layout.sendcounts = layout.recvcounts = {0};
+  layout.sdispls = layout.rdispls = {0};
+  const std::vector<std::byte> empty;
+  CHECK(describe_mismatch(layout, empty, empty).empty());
+  CHECK(describe_mismatch(layout, empty, std::vector<std::byte>(1)) ==
+        "receive buffer changed size");
 }

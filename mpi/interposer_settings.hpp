@@ -1,0 +1,34 @@
+// The LD_PRELOAD interposer's settings, from the environment, checked at MPI_Init so that a bad
+// setting is one clear error before the application runs, never a wrong result later:
+//   A2A_ALLTOALLV=SPEC|auto   algorithm for MPI_Alltoallv (default: auto with A2A_TUNING, else
+//   vendor) A2A_ALLTOALL=SPEC|auto    algorithm for MPI_Alltoall (same default) A2A_TUNING=FILE
+//   tuning table (tuning_table.hpp) used by auto A2A_RECORD=DIR            record every exchange's
+//   count matrix (recording.hpp) A2A_LOG=error|warn|info|debug
+// Any other variable starting with A2A_ is an error too (a typo would otherwise do nothing).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mpi/algorithm_choice.hpp"
+#include "mpi/recording.hpp"
+
+namespace a2a::mpi {
+
+struct InterposerSettings {
+  std::optional<AlgorithmChoice> alltoallv, alltoall;  // empty: the vendor's call, untouched
+  std::string alltoallv_text, alltoall_text;           // as given, for messages
+  std::unique_ptr<Recorder> recorder;
+};
+
+// Local checks only (no communication): syntax, names, the tuning file, the record directory.
+// Throws a2a::Error with a message naming the variable.
+InterposerSettings read_settings();
+
+// Checks that need the communicator: a fixed algorithm must fit MPI_COMM_WORLD (parameter ranges
+// for P, and applicability: a uniform-only algorithm for MPI_Alltoallv, a power-of-two algorithm
+// on another P). Throws a2a::Error naming the variable.
+void check_for_world(const InterposerSettings& settings, int ranks, int ranks_per_node);
+
+}  // namespace a2a::mpi

@@ -1,0 +1,61 @@
+#include "mpi/log.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace a2a::mpi {
+
+namespace {
+
+const char* level_name(LogLevel level) {
+  switch (level) {
+    case LogLevel::error:
+      return "error";
+    case LogLevel::warn:
+      return "warn";
+    case LogLevel::info:
+      return "info";
+    case LogLevel::debug:
+      return "debug";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::optional<LogLevel> parse_log_level(const std::string& text) {
+  for (LogLevel level : {LogLevel::error, LogLevel::warn, LogLevel::info, LogLevel::debug}) {
+    if (text == level_name(level)) return level;
+  }
+  return std::nullopt;
+}
+
+LogLevel log_level() {
+  static const LogLevel level = [] {
+    const char* text = std::getenv("A2A_LOG");
+    if (text == nullptr || *text == '\0') return LogLevel::warn;
+    return parse_log_level(text).value_or(LogLevel::warn);
+  }();
+  return level;
+}
+
+bool log_enabled(LogLevel level) {
+  return static_cast<int>(level) <= static_cast<int>(log_level());
+}
+
+void log(LogLevel level, const std::string& text) {
+  if (!log_enabled(level)) return;
+  std::fprintf(stderr, "a2a: %s: %s\n", level_name(level), text.c_str());
+  std::fflush(stderr);
+}
+
+void fatal(MPI_Comm comm, const std::string& text) {
+  int rank = -1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "a2a: error: rank %d: %s\n", rank, text.c_str());
+  std::fflush(stderr);
+  PMPI_Abort(comm, 1);
+  std::abort();  // PMPI_Abort does not return
+}
+
+}  // namespace a2a::mpi

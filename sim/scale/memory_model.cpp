@@ -1,0 +1,47 @@
+#include "sim/scale/memory_model.hpp"
+
+#include <algorithm>
+
+#include "algorithms/text_table.hpp"
+#include "sim/simgrid/memory_model.hpp"
+
+namespace a2a::sim {
+
+namespace {
+
+constexpr std::int64_t KiB = 1024;
+constexpr std::int64_t MiB = 1024 * KiB;
+
+// Measured on polaris, parlogna r=2 and r=16, uniform <= 1 KiB (docs/performance.md): peak RSS
+// 74 MiB at P = 4,096, 113 MiB at 8,192, 188-189 MiB at 16,384 — about 40 MiB + 9 KiB per rank.
+constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
+constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord
+constexpr std::int64_t kPerMessage = 320;    // a message in flight: post, pending, flow, events
+constexpr std::int64_t kPerNodePair = 96;    // an interned route and its hops
+constexpr std::int64_t kPerNode = 4 * KiB;   // SimGrid host, links and routes of a used node
+
+}  // namespace
+
+MemoryEstimate estimate_scale_memory(const RunShape& run) {
+  const std::int64_t P = run.ranks;
+  const std::int64_t Q = std::max(1, run.platform.ranks_per_node);
+  const std::int64_t nodes = (P + Q - 1) / Q;
+  std::int64_t in_flight = 1;
+  for (const Planned& item : run.planned) {
+    in_flight = std::max(in_flight, messages_in_flight(item.config, run.ranks, static_cast<int>(Q),
+                                                       run.options.vendor));
+  }
+  const std::int64_t messages = P * in_flight * 2;  // both sides of each
+  // Every rank reaches at most min(P, rounds x in-flight) other ranks; routes are per node pair.
+  const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
+  MemoryEstimate estimate;
+  estimate.bytes =
+      kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair + nodes * kPerNode;
+  estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
+                  std::to_string(messages) + " messages in flight x " + human_bytes(kPerMessage) +
+                  " + " + std::to_string(node_pairs) + " routes x " + human_bytes(kPerNodePair) +
+                  " + base " + human_bytes(kBase);
+  return estimate;
+}
+
+}  // namespace a2a::sim
