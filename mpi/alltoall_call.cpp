@@ -30,18 +30,26 @@ int peers(MPI_Comm comm) {
   return P;
 }
 
-}  // namespace
-
-AlltoallCall alltoallv_call(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+// Everything of a call but its counts and displacements.
+AlltoallCall call_without_counts(Collective collective, const void* sendbuf, MPI_Datatype sendtype,
+                                 void* recvbuf, MPI_Datatype recvtype, MPI_Comm comm) {
   AlltoallCall call;
-  call.collective = Collective::alltoallv;
+  call.collective = collective;
   call.sendbuf = sendbuf;
   call.sendtype = sendtype;
   call.recvbuf = recvbuf;
   call.recvtype = recvtype;
   call.comm = comm;
+  return call;
+}
+
+}  // namespace
+
+AlltoallCall alltoallv_call(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  AlltoallCall call =
+      call_without_counts(Collective::alltoallv, sendbuf, sendtype, recvbuf, recvtype, comm);
   const int P = peers(comm);
   call.recvcounts.assign(recvcounts, recvcounts + P);
   call.rdispls.assign(rdispls, rdispls + P);
@@ -54,13 +62,8 @@ AlltoallCall alltoallv_call(const void* sendbuf, const int sendcounts[], const i
 
 AlltoallCall alltoall_call(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  AlltoallCall call;
-  call.collective = Collective::alltoall;
-  call.sendbuf = sendbuf;
-  call.sendtype = sendtype;
-  call.recvbuf = recvbuf;
-  call.recvtype = recvtype;
-  call.comm = comm;
+  AlltoallCall call =
+      call_without_counts(Collective::alltoall, sendbuf, sendtype, recvbuf, recvtype, comm);
   const int P = peers(comm);
   for (int i = 0; i < P; ++i) {
     call.recvcounts.push_back(recvcount);

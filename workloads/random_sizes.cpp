@@ -27,8 +27,8 @@ using workload_rng::below_or_equal;
 using workload_rng::bernoulli;
 using workload_rng::draw;
 using workload_rng::draw_keyed;
-using workload_rng::stream_key;
 using workload_rng::mix64;
+using workload_rng::stream_key;
 
 // Streams keep the families' draws independent for the same seed.
 constexpr std::uint64_t kUniformStream = 1;
