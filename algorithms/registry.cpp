@@ -43,6 +43,16 @@ std::string Configuration::label() const {
   return out;
 }
 
+std::string Configuration::spec() const {
+  std::string out = algorithm->name;
+  const char* separator = ":";
+  for (const auto& param : algorithm->params) {
+    out += separator + param.name + "=" + std::to_string(params.get(param.name));
+    separator = ",";
+  }
+  return out;
+}
+
 const std::vector<AlgorithmInfo>& catalog() {
   using namespace catalog_entries;
   static const std::vector<AlgorithmInfo> entries = {

@@ -76,6 +76,9 @@ struct Configuration {
   const AlgorithmInfo* algorithm = nullptr;
   Params params;
   std::string label() const;  // "parlogna r=4"
+  // "parlogna:radix=4" (every parameter, catalog order; the name alone when it has none): what
+  // configure() reads back, so results can name their configuration exactly.
+  std::string spec() const;
 };
 
 // All algorithms, in catalog order.

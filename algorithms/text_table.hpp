@@ -62,16 +62,18 @@ class TextTable {
 
   // Writes the table as CSV (write_file_atomically).
   void write_csv(const std::string& path) const {
-    std::string text;
-    auto line = [&](const std::vector<std::string>& row) {
-      for (size_t i = 0; i < row.size(); ++i)
-        text += (i ? "," : "") + csv_field(row[i]);
-      text += '\n';
-    };
-    line(headers_);
+    std::string text = csv_line(headers_);
     for (const auto& row : rows_)
-      line(row);
+      text += csv_line(row);
     write_file_atomically(path, text);
+  }
+
+  // One CSV record with its newline; fields with a comma, quote or newline are quoted.
+  static std::string csv_line(const std::vector<std::string>& row) {
+    std::string text;
+    for (size_t i = 0; i < row.size(); ++i)
+      text += (i ? "," : "") + csv_field(row[i]);
+    return text + '\n';
   }
 
  private:

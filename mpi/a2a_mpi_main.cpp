@@ -7,6 +7,7 @@
 
 #include "algorithms/errors.hpp"
 #include "mpi/commands.hpp"
+#include "mpi/sweep_launcher.hpp"
 #include "workloads/listing.hpp"
 
 namespace {
@@ -84,6 +85,8 @@ int main(int argc, char** argv) {
   bench->add_option("--fftw", bench_options.fftw,
                     "time FFTW's distributed DFT of this shape (N0xN1 or N0xN1xN2; repeatable) "
                     "with each algorithm under its all-to-alls, instead of the workloads");
+  a2a::mpi::SweepLaunchOptions sweep_options;
+  auto* sweep = a2a::mpi::add_sweep_command(app, sweep_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -102,7 +105,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     MPI_Init(&argc, &argv);
-    int code = verify->parsed()             ? a2a::mpi::run_verify(verify_options)
+    int code = sweep->parsed()              ? a2a::mpi::run_sweep(sweep_options)
+               : verify->parsed()           ? a2a::mpi::run_verify(verify_options)
                : bench_options.fftw.empty() ? a2a::mpi::run_bench(bench_options)
                                             : a2a::mpi::run_fftw_bench(bench_options);
     MPI_Finalize();

@@ -81,17 +81,6 @@ std::vector<ptrdiff_t> parse_shape(const std::string& text) {
   return n;
 }
 
-// A configuration as a spec configure() reads back: "parlogna:radix=4".
-std::string spec_of(const Configuration& config) {
-  std::string spec = config.algorithm->name;
-  const char* separator = ":";
-  for (const auto& [name, value] : config.params.values()) {
-    spec += separator + name + "=" + std::to_string(value);
-    separator = ",";
-  }
-  return spec;
-}
-
 // One shape's plan and buffers; execute() refills the (destroyed) input first.
 class Transform {
  public:
@@ -178,7 +167,7 @@ int run_fftw_bench(const BenchOptions& options) {
     std::vector<unsigned char> vendor_result;
     double vendor_median = 0;
     for (const Configuration& config : configs) {
-      const AlgorithmChoice choice = AlgorithmChoice::fixed(spec_of(config));
+      const AlgorithmChoice choice = AlgorithmChoice::fixed(config.spec());
       current = config.algorithm->name == "vendor" ? nullptr : &choice;
       const long long fallbacks_before = fallback_count();
       std::vector<double> samples;

@@ -9,6 +9,8 @@ packages=(
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
   libboost-context-dev
   libfftw3-dev libfftw3-mpi-dev python3-mpi4py
+  chromium
+  python3-matplotlib python3-pandas python3-ipykernel jupyter-nbconvert
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -2,7 +2,6 @@
 // scenario (the embedded default without an argument); `a2a list` shows the catalogs.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -11,10 +10,14 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "platforms/platform.hpp"
+#include "sim/model/model_command.hpp"
 #include "sim/report.hpp"
-#include "sim/resource_guard.hpp"
 #include "sim/scenario.hpp"
+#include "sim/scenario_setup.hpp"
+#include "sim/sweep/sweep_command.hpp"
+#include "sim/tune/tune_cli.hpp"
 #include "sim/vendor_model.hpp"
+#include "sim/viz/viz_command.hpp"
 #include "workloads/listing.hpp"
 #include "workloads/plan.hpp"
 
@@ -38,76 +41,15 @@ void print_platforms(std::ostream& out) {
   table.print(out);
 }
 
-// The configurations of every scenario entry; skipped ones are reported on stderr.
-std::vector<Planned> configurations(const Scenario& scenario, const Workload& workload,
-                                    int ranks_per_node) {
-  std::vector<Planned> out;
-  for (const AlgorithmEntry& entry : scenario.algorithms) {
-    std::vector<Planned> planned;
-    try {
-      planned = plan(Selection{{entry.name}, entry.params}, workload, ranks_per_node);
-    } catch (const InvalidParameter& error) {
-      throw InputError(entry.where + ": algorithm " + entry.name + ": " + error.what());
-    }
-    for (Planned& item : planned) {
-      if (item.skip) {
-        std::fprintf(stderr, "a2a run: skipped %s: %s\n", item.config.label().c_str(),
-                     item.skip->c_str());
-        continue;
-      }
-      out.push_back(std::move(item));
-    }
-  }
-  if (out.empty()) throw InputError(scenario.origin + ": no algorithm configuration applies");
-  return out;
-}
-
 int run(const RunOptions& options) {
-  Scenario scenario = load_scenario(options.scenario, options.sets);
-  PlatformSpec platform = load_platform(scenario.platform);
-  if (scenario.ranks_per_node > 0) platform.ranks_per_node = scenario.ranks_per_node;
-  try {
-    check_fits(platform, scenario.ranks);
-  } catch (const InvalidParameter& error) {
-    throw InputError(scenario.ranks_where + ": key 'ranks': " + error.what());
-  }
-  std::unique_ptr<Workload> workload;
-  try {
-    workload = make_workload(scenario.workload, scenario.ranks);
-  } catch (const InvalidParameter& error) {
-    throw InputError(scenario.origin + ": key 'workload': " + error.what());
-  }
+  PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a run");
+  SimOptions& simulation = prepared.scenario.simulation;
   // Traces show at most 256 ranks: beyond that a timeline is unreadable and the file huge.
   constexpr int kTraceCap = 256;
-  if (!options.trace.empty() && scenario.simulation.trace_ranks == 0) {
-    scenario.simulation.trace_ranks = kTraceCap;
-  }
-  scenario.simulation.trace_ranks =
-      std::min({scenario.simulation.trace_ranks, scenario.ranks, kTraceCap});
-  const std::vector<Planned> planned = configurations(scenario, *workload, platform.ranks_per_node);
-  check_memory(estimate_memory(scenario.engine,
-                               {platform, scenario.ranks, scenario.simulation, *workload, planned}),
-               memory_limit(options.max_memory), scenario.engine);
-  spdlog::info("building platform {} for P={}", platform.name, scenario.ranks);
-  const std::unique_ptr<Simulation> simulation =
-      make_simulation(scenario.engine, platform, scenario.ranks, scenario.simulation);
-  const bool progress = isatty(STDERR_FILENO) != 0;
-  std::vector<SimResult> results;
-  for (size_t i = 0; i < planned.size(); ++i) {
-    if (progress) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] simulating %s ...", i + 1, planned.size(),
-                   planned[i].config.label().c_str());
-      std::fflush(stderr);
-    }
-    results.push_back(simulation->run(planned[i].config, *workload, planned[i].layout));
-    spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
-                 format_seconds(results.back().predicted),
-                 format_seconds(results.back().wall_seconds), results.back().solves);
-  }
-  if (progress) std::fprintf(stderr, "\r\033[K");
-  ScenarioSummary summary{
-      scenario.origin,         platform.name,   workload->spec(),          scenario.ranks,
-      platform.ranks_per_node, scenario.engine, scenario.simulation.vendor};
+  if (!options.trace.empty() && simulation.trace_ranks == 0) simulation.trace_ranks = kTraceCap;
+  simulation.trace_ranks = std::min({simulation.trace_ranks, prepared.scenario.ranks, kTraceCap});
+  const std::vector<SimResult> results = simulate_all(prepared, options.max_memory);
+  const ScenarioSummary summary = prepared.summary();
   print_ranked(std::cout, summary, results);
   if (!options.json.empty()) write_json(options.json, summary, results);
   if (!options.csv.empty()) write_csv(options.csv, results);
@@ -141,6 +83,14 @@ int main(int argc, char** argv) {
   list->add_option("what", what, "algorithms, workloads, platforms or vendors")
       ->check(CLI::IsMember({"algorithms", "workloads", "platforms", "vendors"}));
   auto* show = app.add_subcommand("scenario", "print the embedded default scenario");
+  a2a::sim::viz::VizOptions viz_options;
+  auto* viz = a2a::sim::viz::add_viz_subcommand(app, viz_options);
+  a2a::tune::TuneOptions tune_options;
+  auto* tune = a2a::tune::add_tune_command(app, tune_options);
+  a2a::sim::SweepOptions sweep_options;
+  auto* sweep = a2a::sim::add_sweep_command(app, sweep_options);
+  a2a::sim::ModelOptions model_options;
+  auto* model = a2a::sim::add_model_command(app, model_options);
   CLI11_PARSE(app, argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("a2a"));
   spdlog::set_level(run_options.verbose ? spdlog::level::info : spdlog::level::warn);
@@ -159,6 +109,10 @@ int main(int argc, char** argv) {
       std::cout << a2a::sim::default_scenario_yaml();
       return 0;
     }
+    if (viz->parsed()) return a2a::sim::viz::run_viz(viz_options);
+    if (tune->parsed()) return a2a::tune::run_tune(tune_options);
+    if (sweep->parsed()) return a2a::sim::run_sweep(sweep_options);
+    if (model->parsed()) return a2a::sim::run_model(model_options);
     return a2a::sim::run(run_options);
   } catch (const a2a::Error& error) {
     std::fprintf(stderr, "a2a: error: %s\n", error.what());

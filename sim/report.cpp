@@ -107,24 +107,49 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 
+std::string csv_number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+const std::vector<std::string>& result_csv_columns() {
+  static const std::vector<std::string> columns = {"predicted_seconds",      "fastest_rank_seconds",
+                                                   "median_rank_seconds",    "rounds",
+                                                   "messages_per_rank",      "bytes_per_rank",
+                                                   "meta_messages_per_rank", "temp_peak_bytes",
+                                                   "wait_seconds_mean",      "copy_seconds_mean",
+                                                   "intra_node_bytes",       "inter_node_bytes",
+                                                   "simulator_wall_seconds", "check"};
+  return columns;
+}
+
+std::vector<std::string> result_csv_cells(const SimResult& r) {
+  return {csv_number(r.predicted),
+          csv_number(r.fastest),
+          csv_number(r.median),
+          std::to_string(r.max_per_rank.rounds),
+          std::to_string(r.max_per_rank.messages),
+          std::to_string(r.max_per_rank.bytes_sent),
+          std::to_string(r.max_per_rank.meta_messages),
+          std::to_string(r.max_per_rank.temp_peak),
+          csv_number(r.wait_mean),
+          csv_number(r.copy_mean),
+          std::to_string(r.intra_node_bytes),
+          std::to_string(r.inter_node_bytes),
+          csv_number(r.wall_seconds),
+          r.check};
+}
+
 void write_csv(const std::string& path, const std::vector<SimResult>& results) {
-  TextTable table({"algorithm", "predicted_seconds", "fastest_rank_seconds", "median_rank_seconds",
-                   "rounds", "messages_per_rank", "bytes_per_rank", "meta_messages_per_rank",
-                   "temp_peak_bytes", "wait_seconds_mean", "copy_seconds_mean", "intra_node_bytes",
-                   "inter_node_bytes", "simulator_wall_seconds", "check"});
-  auto number = [](double v) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.9g", v);
-    return std::string(text);
-  };
+  std::vector<std::string> headers = {"algorithm"};
+  headers.insert(headers.end(), result_csv_columns().begin(), result_csv_columns().end());
+  TextTable table(headers);
   for (const SimResult& r : results) {
-    table.add({r.label, number(r.predicted), number(r.fastest), number(r.median),
-               std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
-               std::to_string(r.max_per_rank.bytes_sent),
-               std::to_string(r.max_per_rank.meta_messages),
-               std::to_string(r.max_per_rank.temp_peak), number(r.wait_mean), number(r.copy_mean),
-               std::to_string(r.intra_node_bytes), std::to_string(r.inter_node_bytes),
-               number(r.wall_seconds), r.check});
+    std::vector<std::string> row = {r.label};
+    for (std::string& cell : result_csv_cells(r))
+      row.push_back(std::move(cell));
+    table.add(std::move(row));
   }
   table.write_csv(path);
 }

@@ -25,6 +25,12 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
 void write_json(const std::string& path, const ScenarioSummary& summary,
                 const std::vector<SimResult>& results);
 void write_csv(const std::string& path, const std::vector<SimResult>& results);
+// The columns `write_csv` writes after "algorithm" (the label), and one result's cells for them:
+// `a2a sweep` writes the same after its own identity columns (docs/sweeps.md).
+const std::vector<std::string>& result_csv_columns();
+std::vector<std::string> result_csv_cells(const SimResult& result);
+// A number as the CSV files write it ("%.9g").
+std::string csv_number(double value);
 // One process per configuration, one track (thread) per traced rank, one slice per phase span.
 void write_trace(const std::string& path, const std::vector<SimResult>& results);
 

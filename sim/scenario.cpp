@@ -224,23 +224,32 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return parse_scenario(buffer.str(), path, overrides);
 }
 
-Scenario parse_scenario(const std::string& text, const std::string& origin,
-                        const std::vector<std::string>& overrides) {
-  Scenario scenario;
-  scenario.origin = origin;
-  YAML::Node root;
+YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
   try {
-    root = YAML::Load(text);
+    return YAML::Load(text);
   } catch (const YAML::ParserException& error) {
-    throw InputError(scenario.origin + ":" + std::to_string(error.mark.line + 1) +
+    throw InputError(origin + ":" + std::to_string(error.mark.line + 1) +
                      ": not valid YAML: " + error.msg);
   }
-  if (!root.IsMap()) throw InputError(scenario.origin + ": expected a mapping of scenario keys");
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& origin,
+                        const std::vector<std::string>& overrides) {
+  YAML::Node root = parse_yaml(text, origin);
+  if (!root.IsMap()) throw InputError(origin + ": expected a mapping of scenario keys");
   std::set<std::string> overridden;
   for (const std::string& item : overrides) {
     apply_override(root, item);
     overridden.insert(item.substr(0, item.find('=')));
   }
+  return scenario_from_yaml(root, origin, overridden);
+}
+
+Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
+                            const std::set<std::string>& overridden) {
+  Scenario scenario;
+  scenario.origin = origin;
+  if (!root.IsMap()) throw InputError(scenario.origin + ": expected a mapping of scenario keys");
   const Reader reader(scenario.origin, overridden);
   bool has_ranks = false, has_algorithms = false, has_platform = false;
   for (const auto& item : root) {

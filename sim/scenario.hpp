@@ -2,11 +2,16 @@
 // as YAML (docs/scenarios.md). Errors name the file, line and key.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
 #include "sim/simulation.hpp"
+
+namespace YAML {
+class Node;
+}
 
 namespace a2a::sim {
 
@@ -38,5 +43,11 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 // The same from YAML text; `origin` names it in errors (what the fuzz target feeds).
 Scenario parse_scenario(const std::string& text, const std::string& origin,
                         const std::vector<std::string>& overrides);
+// A YAML document; throws InputError "ORIGIN:LINE: not valid YAML: ...".
+YAML::Node parse_yaml(const std::string& text, const std::string& origin);
+// The same from a parsed document (`a2a sweep` feeds one per point of its grid, docs/sweeps.md);
+// `overridden` names the keys given by --set, for errors.
+Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
+                            const std::set<std::string>& overridden = {});
 
 }  // namespace a2a::sim

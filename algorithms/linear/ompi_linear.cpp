@@ -15,11 +15,14 @@ void run(Comm& comm, const Params&) {
   comm.set_phase(phase::data);
   comm.next_round();
   direct::copy_self_block(comm);
-  for (int src = 0; src < P; ++src) {
-    if (src != p) direct::recv_block(comm, src);
-  }
-  for (int dst = 0; dst < P; ++dst) {
-    if (dst != p) direct::send_block(comm, dst);
+  {
+    const Group launch(comm);  // all posts launched together
+    for (int src = 0; src < P; ++src) {
+      if (src != p) direct::recv_block(comm, src);
+    }
+    for (int dst = 0; dst < P; ++dst) {
+      if (dst != p) direct::send_block(comm, dst);
+    }
   }
   comm.wait_all();
 }

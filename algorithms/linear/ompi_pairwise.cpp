@@ -16,8 +16,13 @@ void run(Comm& comm, const Params&) {
   direct::copy_self_block(comm);
   for (int k = 1; k < P; ++k) {
     comm.next_round();
-    const Request receive = direct::recv_block(comm, static_cast<int>(mod(p - k, P)));
-    comm.wait(direct::send_block(comm, static_cast<int>(mod(p + k, P))));  // blocking send
+    Request receive, send;
+    {
+      const Group launch(comm);  // one launch per step
+      receive = direct::recv_block(comm, static_cast<int>(mod(p - k, P)));
+      send = direct::send_block(comm, static_cast<int>(mod(p + k, P)));
+    }
+    comm.wait(send);  // a blocking send: waited before the receive
     comm.wait(receive);
   }
 }

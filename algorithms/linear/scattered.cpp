@@ -22,10 +22,13 @@ void run(Comm& comm, const Params& params) {
   for (int first = 1; first < P; first += batch) {
     const int last = std::min(P - 1, first + batch - 1);
     comm.next_round();
-    for (int i = first; i <= last; ++i)
-      direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
-    for (int i = first; i <= last; ++i)
-      direct::send_block(comm, static_cast<int>(mod(p - i, P)));
+    {
+      const Group launch(comm);  // one launch per batch
+      for (int i = first; i <= last; ++i)
+        direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
+      for (int i = first; i <= last; ++i)
+        direct::send_block(comm, static_cast<int>(mod(p - i, P)));
+    }
     comm.wait_all();
   }
 }

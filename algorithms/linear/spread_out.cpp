@@ -16,10 +16,13 @@ void run(Comm& comm, const Params&) {
   comm.set_phase(phase::data);
   comm.next_round();
   direct::copy_self_block(comm);
-  for (int i = 1; i < P; ++i)
-    direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
-  for (int i = 1; i < P; ++i)
-    direct::send_block(comm, static_cast<int>(mod(p - i, P)));
+  {
+    const Group launch(comm);  // NCCL's all-to-all: every send and receive in one group (seed 002)
+    for (int i = 1; i < P; ++i)
+      direct::recv_block(comm, static_cast<int>(mod(p + i, P)));
+    for (int i = 1; i < P; ++i)
+      direct::send_block(comm, static_cast<int>(mod(p - i, P)));
+  }
   comm.wait_all();
 }
 

@@ -26,8 +26,12 @@ void run(Comm& comm, const Params&) {
     const int partner = p ^ k;
     if (partner >= P) continue;
     comm.next_round();
-    const Request receive = direct::recv_block(comm, partner);
-    const Request send = direct::send_block(comm, partner);
+    Request receive, send;
+    {
+      const Group launch(comm);  // one launch per step
+      receive = direct::recv_block(comm, partner);
+      send = direct::send_block(comm, partner);
+    }
     comm.wait(send);
     comm.wait(receive);
   }

@@ -78,12 +78,16 @@ class RoundMessages {
 
 void metadata_exchange(Comm& comm, const RoundMessages& round) {
   const std::int64_t count = round.blocks();
-  const Request sent = comm.isend_sizes_counted(round.send_peer(), count, [&](BlockSink out) {
-    round.outgoing([&](BlockId block, const Place&) { out(block); });
-  });
-  const Request received = comm.irecv_sizes_counted(round.recv_peer(), count, [&](BlockSink out) {
-    round.incoming([&](BlockId block, const Place&) { out(block); });
-  });
+  Request sent, received;
+  {
+    const Group launch(comm);  // a step of its own: the data step needs these sizes first
+    sent = comm.isend_sizes_counted(round.send_peer(), count, [&](BlockSink out) {
+      round.outgoing([&](BlockId block, const Place&) { out(block); });
+    });
+    received = comm.irecv_sizes_counted(round.recv_peer(), count, [&](BlockSink out) {
+      round.incoming([&](BlockId block, const Place&) { out(block); });
+    });
+  }
   comm.wait(sent);
   comm.wait(received);
 }
@@ -91,16 +95,20 @@ void metadata_exchange(Comm& comm, const RoundMessages& round) {
 // Sizes come from the comm interface: the sender knows its own blocks and those it received,
 // the receiver has just learned the incoming ones from the metadata.
 void data_exchange(Comm& comm, const RoundMessages& round) {
-  const Request sent = comm.isend(round.send_peer(), [&](PieceSink out) {
-    round.outgoing([&](BlockId block, const Place& at) {
-      out({block, at, comm.block_bytes(block)});
+  Request sent, received;
+  {
+    const Group launch(comm);  // one launch per send/receive pair, as NCCL Bruck (seed 002)
+    sent = comm.isend(round.send_peer(), [&](PieceSink out) {
+      round.outgoing([&](BlockId block, const Place& at) {
+        out({block, at, comm.block_bytes(block)});
+      });
     });
-  });
-  const Request received = comm.irecv(round.recv_peer(), [&](PieceSink out) {
-    round.incoming([&](BlockId block, const Place& at) {
-      out({block, at, comm.block_bytes(block)});
+    received = comm.irecv(round.recv_peer(), [&](PieceSink out) {
+      round.incoming([&](BlockId block, const Place& at) {
+        out({block, at, comm.block_bytes(block)});
+      });
     });
-  });
+  }
   comm.wait(sent);
   comm.wait(received);
 }

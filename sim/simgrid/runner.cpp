@@ -50,12 +50,13 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
   const auto wall_start = std::chrono::steady_clock::now();
   const double t0 = sg4::Engine::get_clock();
   for (int r = 0; r < P; ++r) {
-    sg4::Actor::create("rank" + std::to_string(r), world.host_of(r), [&world, &config, r] {
+    sg4::Actor::create("rank" + std::to_string(r), world.host_of(r), [this, &world, &config, r] {
       RankRecord& record = world.records[r];
       record.start = sg4::Engine::get_clock();
       try {
         SimComm comm(world, r);
-        config.algorithm->run(comm, config.params);
+        const std::unique_ptr<Comm> wrapped = wrapper_ ? wrapper_(comm, r) : nullptr;
+        config.algorithm->run(wrapped ? *wrapped : comm, config.params);
         if (comm.outstanding() != 0) {
           throw ContractViolation(std::to_string(comm.outstanding()) +
                                   " requests were never waited for");

@@ -2,6 +2,7 @@
 // algorithm code as on MPI, one engine and one built platform per process.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,11 +33,17 @@ class SimGridSimulation final : public Simulation {
 
   const PlatformSpec& platform() const { return platform_; }
 
+  // Wraps each rank's Comm before the algorithm sees it (called inside the rank's actor): the
+  // recorder (sim/recorder/) observes runs this way. Empty: the algorithm sees the backend itself.
+  using CommWrapper = std::function<std::unique_ptr<Comm>(Comm& backend, int rank)>;
+  void set_comm_wrapper(CommWrapper wrapper) { wrapper_ = std::move(wrapper); }
+
  private:
   PlatformSpec platform_;
   int ranks_;
   SimOptions options_;
   const BuiltPlatform* built_ = nullptr;
+  CommWrapper wrapper_;
 };
 
 }  // namespace a2a::sim

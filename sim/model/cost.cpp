@@ -1,0 +1,119 @@
+// The cost builder of the analytic models; see cost.hpp for the step formula.
+#include "sim/model/cost.hpp"
+
+#include <algorithm>
+
+#include "algorithms/digits.hpp"
+
+namespace a2a::model {
+
+void CostBuilder::Tally::add(std::uint32_t index, double amount) {
+  if (index >= value.size()) value.resize(index + 1, 0);
+  if (value[index] == 0) touched.push_back(index);
+  value[index] += amount;
+}
+
+double CostBuilder::Tally::largest() const {
+  double most = 0;
+  for (std::uint32_t index : touched)
+    most = std::max(most, value[index]);
+  return most;
+}
+
+void CostBuilder::Tally::reset() {
+  for (std::uint32_t index : touched)
+    value[index] = 0;
+  touched.clear();
+}
+
+CostBuilder::CostBuilder(const Machine& machine, int ranks) : machine_(machine), ranks_(ranks) {}
+
+void CostBuilder::copy(Bytes bytes) {
+  cost_.copy += static_cast<double>(bytes) * machine_.copy_beta;
+}
+
+void CostBuilder::launch(int groups) {
+  cost_.launch += groups * machine_.launch;
+}
+
+void CostBuilder::round(int count) {
+  cost_.rounds += count;
+}
+
+void CostBuilder::allreduce_max() {
+  constexpr Bytes kValueBytes = 8;
+  for (std::int64_t distance = 1; distance < ranks_; distance *= 2) {
+    step({}, [&](auto emit) {
+      for (int p = 0; p < ranks_; ++p)
+        emit(p, static_cast<int>(mod(p + distance, ranks_)), kValueBytes);
+    });
+  }
+}
+
+void CostBuilder::add_message(int src, int dst, Bytes bytes) {
+  const Machine& m = machine_;
+  const int from = m.node_of(src), to = m.node_of(dst);
+  if (from == to) {
+    any_intra_ = true;
+    largest_intra_ = std::max(largest_intra_, bytes);
+    return;
+  }
+  any_inter_ = true;
+  const auto amount = static_cast<double>(bytes);
+  if (m.routes) {
+    const Path path = m.routes->between(from, to);
+    latency_ = std::max(latency_, path.latency);
+    message_ = std::max(message_, amount * path.seconds_per_byte);
+    if (bytes == 0) return;
+    const std::vector<double>& capacity = m.routes->capacities();
+    for (std::uint32_t link : path.links)
+      link_load_.add(link, amount / capacity[link]);
+  } else {
+    latency_ = m.alpha;
+    message_ = std::max(message_, amount * m.beta);
+    if (bytes == 0) return;
+    // Only the nodes' own links are known: node n's outgoing link is 2n, its incoming one 2n + 1.
+    link_load_.add(2 * static_cast<std::uint32_t>(from), amount * m.beta_nic);
+    link_load_.add(2 * static_cast<std::uint32_t>(to) + 1, amount * m.beta_nic);
+  }
+  rank_out_.add(static_cast<std::uint32_t>(src), amount);
+  rank_in_.add(static_cast<std::uint32_t>(dst), amount);
+}
+
+void CostBuilder::end_step(Posts posts) {
+  if (!any_inter_ && !any_intra_) return;
+  const Machine& m = machine_;
+  const double posted = static_cast<double>(posts.receives + posts.sends) * m.overhead;
+  const double links_start =
+      posts.same_last_destination ? posted : static_cast<double>(posts.receives + 1) * m.overhead;
+  // Each branch: its latency, bandwidth and contention with o = 0, and what posting adds (>= 0).
+  struct Branch {
+    double latency = 0, bandwidth = 0, contention = 0, overhead = 0;
+    double time() const { return latency + bandwidth + contention + overhead; }
+  } inter, intra;
+  if (any_inter_) {
+    const double own = std::max(rank_out_.largest(), rank_in_.largest()) * m.beta_nic;
+    const double shared = std::max(own, link_load_.largest());
+    const double bandwidth = std::max(message_, own);
+    const double slowest = std::max(message_, shared);
+    inter = {latency_, bandwidth, slowest - bandwidth,
+             std::max(posted + message_, links_start + shared) - slowest};
+  }
+  if (any_intra_) {
+    intra = {m.alpha_intra, static_cast<double>(largest_intra_) * m.beta_intra, 0, posted};
+  }
+  const Branch& slower = inter.time() >= intra.time() ? inter : intra;
+  cost_.latency += slower.latency;
+  cost_.bandwidth += slower.bandwidth;
+  cost_.contention += slower.contention;
+  cost_.overhead += slower.overhead;
+  ++cost_.steps;
+  rank_out_.reset();
+  rank_in_.reset();
+  link_load_.reset();
+  latency_ = message_ = 0;
+  largest_intra_ = 0;
+  any_inter_ = any_intra_ = false;
+}
+
+}  // namespace a2a::model

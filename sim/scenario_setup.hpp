@@ -1,0 +1,39 @@
+// What every command that simulates a scenario (`a2a run`, `a2a model`, ...) does before and while
+// simulating, written once: load the scenario with its --set overrides, load the platform, check
+// that P fits, build the workload, plan the configurations (skipped ones reported on stderr), and
+// run them one after another under the memory guard with a progress line.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platforms/platform.hpp"
+#include "sim/report.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulation.hpp"
+#include "workloads/plan.hpp"
+#include "workloads/workload.hpp"
+
+namespace a2a::sim {
+
+struct PreparedScenario {
+  Scenario scenario;
+  PlatformSpec platform;  // ranks_per_node overridden by the scenario's when it sets one
+  std::unique_ptr<Workload> workload;
+  std::vector<Planned> planned;  // the configurations that apply, in scenario order
+
+  ScenarioSummary summary() const;
+};
+
+// Loads and checks everything; `command` ("a2a run") prefixes the lines about skipped
+// configurations. Throws InputError naming the file:line or --set key at fault.
+PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
+                                  const std::string& command);
+
+// Simulates every planned configuration on the scenario's engine, refusing first (InputError) a
+// run the memory guard estimates above `max_memory` (empty: the machine's available memory).
+std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
+                                    const std::string& max_memory);
+
+}  // namespace a2a::sim

@@ -1,0 +1,260 @@
+// Sweep output files: columns, CSV and JSON reading and writing, the append-only journal; see
+// sweep_rows.hpp.
+#include "sim/sweep/sweep_rows.hpp"
+
+#include <spdlog/spdlog.h>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "algorithms/errors.hpp"
+#include "algorithms/text_table.hpp"
+#include "sim/report.hpp"
+
+namespace a2a::sim {
+
+namespace {
+
+// Columns whose cells are text in JSON; every other cell is a number (or null when empty).
+bool is_text_column(const std::string& column) {
+  return column == "platform" || column == "engine" || column == "workload" ||
+         column == "algorithm" || column == "config" || column == "check";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+struct CsvRecords {
+  std::vector<std::vector<std::string>> records;
+  size_t cut_line = 0;  // 1-based line of a last record without its newline (0: none)
+};
+
+// Splits CSV text into records (RFC 4180 quoting). A last record without its newline (or with an
+// unterminated quote) is not returned: it is a line an interrupt cut short; cut_line says where.
+CsvRecords parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  size_t line = 1, record_line = 1;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        line += c == '\n';
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      record.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      record.push_back(std::move(field));
+      field.clear();
+      records.push_back(std::move(record));
+      record.clear();
+      record_line = ++line;
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  const bool cut = quoted || !field.empty() || !record.empty();
+  return {std::move(records), cut ? record_line : 0};
+}
+
+std::vector<RowCells> read_csv_rows(const std::string& path) {
+  const auto [records, cut_line] = parse_csv(read_text(path));
+  if (cut_line != 0) {
+    spdlog::warn("{}:{}: last line incomplete (an interrupted write?): ignored", path, cut_line);
+  }
+  if (records.empty()) return {};
+  if (records.front() != sweep_columns()) {
+    throw InputError(path + ":1: not an a2a sweep output: the columns differ from " +
+                     "platform,engine,ranks,... (docs/sweeps.md)");
+  }
+  std::vector<RowCells> rows;
+  for (size_t i = 1; i < records.size(); ++i) {
+    if (records[i].size() == 1 && records[i][0].empty()) continue;  // a blank line
+    if (records[i].size() != sweep_columns().size()) {
+      throw InputError(path + ":" + std::to_string(i + 1) + ": expected " +
+                       std::to_string(sweep_columns().size()) + " columns, got " +
+                       std::to_string(records[i].size()));
+    }
+    rows.push_back(records[i]);
+  }
+  return rows;
+}
+
+// A JSON value back to the cell the CSV would hold.
+std::string cell_of(const nlohmann::json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number()) return csv_number(value.get<double>());
+  throw InputError("expected a number or text, got " + value.dump());
+}
+
+std::vector<RowCells> read_json_rows(const std::string& path) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(read_text(path));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw InputError(path + ": not valid JSON: " + error.what());
+  }
+  if (!document.is_object() || !document.contains("rows") || !document["rows"].is_array()) {
+    throw InputError(path +
+                     ": not an a2a sweep output: expected {\"sweep\": ..., \"rows\": [...]}");
+  }
+  std::vector<RowCells> rows;
+  for (const nlohmann::json& item : document["rows"]) {
+    RowCells row;
+    for (const std::string& column : sweep_columns()) {
+      if (!item.is_object() || !item.contains(column)) {
+        throw InputError(path + ": row " + std::to_string(rows.size() + 1) + " has no '" + column +
+                         "'");
+      }
+      try {
+        row.push_back(cell_of(item[column]));
+      } catch (const InputError& error) {
+        throw InputError(path + ": row " + std::to_string(rows.size() + 1) + ", '" + column +
+                         "': " + error.what());
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// A cell as JSON: text columns as strings, the others as numbers (null when empty).
+nlohmann::ordered_json json_of(const std::string& column, const std::string& cell) {
+  if (is_text_column(column)) return cell;
+  if (cell.empty()) return nullptr;
+  const char* end = cell.data() + cell.size();
+  std::int64_t integer = 0;
+  if (auto [at, ec] = std::from_chars(cell.data(), end, integer); ec == std::errc() && at == end) {
+    return integer;
+  }
+  double real = 0;
+  if (auto [at, ec] = std::from_chars(cell.data(), end, real); ec == std::errc() && at == end) {
+    return real;
+  }
+  return cell;
+}
+
+std::string csv_text(const std::vector<RowCells>& rows) {
+  std::string text = TextTable::csv_line(sweep_columns());
+  for (const RowCells& row : rows)
+    text += TextTable::csv_line(row);
+  return text;
+}
+
+}  // namespace
+
+const std::vector<std::string>& identity_columns() {
+  static const std::vector<std::string> columns = {"platform",       "engine",   "ranks",
+                                                   "ranks_per_node", "workload", "block_bytes",
+                                                   "algorithm",      "config"};
+  return columns;
+}
+
+const std::vector<std::string>& sweep_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> out = identity_columns();
+    out.insert(out.end(), result_csv_columns().begin(), result_csv_columns().end());
+    return out;
+  }();
+  return columns;
+}
+
+std::string row_key(const RowCells& row) {
+  std::string key;
+  for (size_t i = 0; i < identity_columns().size(); ++i) {
+    if (identity_columns()[i] == "algorithm") continue;
+    key += row[i] + '\x1f';
+  }
+  return key;
+}
+
+bool is_json_path(const std::string& path) {
+  return std::filesystem::path(path).extension() == ".json";
+}
+
+std::vector<RowCells> read_rows(const std::string& path) {
+  if (!std::filesystem::exists(path)) return {};
+  return is_json_path(path) ? read_json_rows(path) : read_csv_rows(path);
+}
+
+void write_rows(const std::string& path, const std::string& sweep,
+                const std::vector<RowCells>& rows) {
+  if (!is_json_path(path)) {
+    write_file_atomically(path, csv_text(rows));
+    return;
+  }
+  // One row per line, keys in column order: readable, and diffs line by line.
+  std::string text = "{\"sweep\": " + nlohmann::json(sweep).dump() + ",\n \"rows\": [";
+  for (size_t r = 0; r < rows.size(); ++r) {
+    nlohmann::ordered_json item = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < sweep_columns().size(); ++i)
+      item[sweep_columns()[i]] = json_of(sweep_columns()[i], rows[r][i]);
+    text += (r ? ",\n  " : "\n  ") + item.dump();
+  }
+  text += "\n]}\n";
+  write_file_atomically(path, text);
+}
+
+bool RowSet::add(RowCells row) {
+  const std::string key = row_key(row);
+  if (index_.count(key)) return false;
+  index_[key] = rows_.size();
+  rows_.push_back(std::move(row));
+  return true;
+}
+
+void RowSet::add_all(std::vector<RowCells> rows) {
+  for (RowCells& row : rows)
+    add(std::move(row));
+}
+
+std::vector<RowCells> RowSet::ordered(const std::vector<std::string>& order) const {
+  std::vector<RowCells> out;
+  std::vector<bool> taken(rows_.size(), false);
+  for (const std::string& key : order) {
+    const auto it = index_.find(key);
+    if (it == index_.end() || taken[it->second]) continue;
+    taken[it->second] = true;
+    out.push_back(rows_[it->second]);
+  }
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    if (!taken[i]) out.push_back(rows_[i]);
+  }
+  return out;
+}
+
+RowJournal::RowJournal(const std::string& path, const std::vector<RowCells>& rows)
+    : path_(path), rows_(rows.size()) {
+  write_file_atomically(path, csv_text(rows));
+  out_.open(path, std::ios::app | std::ios::binary);
+  if (!out_) throw Error("cannot write " + path);
+}
+
+void RowJournal::append(const RowCells& row) {
+  out_ << TextTable::csv_line(row);
+  out_.flush();
+  if (!out_) throw Error("cannot write " + path_);
+  ++rows_;
+}
+
+}  // namespace a2a::sim

@@ -1,0 +1,98 @@
+#include "sim/tune/sweep_results.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "algorithms/errors.hpp"
+#include "sim/sweep/sweep_rows.hpp"
+
+namespace a2a::tune {
+
+namespace {
+
+std::int64_t parse_integer(const std::string& text, const std::string& column, std::int64_t min) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || value < min) {
+    throw InputError("column '" + column + "': '" + text +
+                     "' is not an integer >= " + std::to_string(min));
+  }
+  return value;
+}
+
+int parse_count(const std::string& text, const std::string& column) {
+  return static_cast<int>(std::min<std::int64_t>(parse_integer(text, column, 1), INT32_MAX));
+}
+
+double parse_seconds(const std::string& text, const std::string& column) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(value) ||
+      value < 0) {
+    throw InputError("column '" + column + "': '" + text + "' is not a time in seconds >= 0");
+  }
+  return value;
+}
+
+// A sweep without a block-size axis leaves block_bytes empty (null in JSON) or "-".
+std::optional<std::int64_t> parse_block(const std::string& text) {
+  if (text.empty() || text == "-") return std::nullopt;
+  return parse_integer(text, "block_bytes", 0);
+}
+
+SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
+  const std::vector<std::string>& columns = sim::sweep_columns();
+  auto field = [&](const std::string& name) -> const std::string& {
+    const auto at = std::find(columns.begin(), columns.end(), name) - columns.begin();
+    const std::string& text = cells.at(static_cast<size_t>(at));
+    if (text.empty() && name != "block_bytes") {
+      throw InputError("column '" + name + "' is empty");
+    }
+    return text;
+  };
+  SweepRow row;
+  row.platform = field("platform");
+  row.engine = field("engine");
+  row.ranks = parse_count(field("ranks"), "ranks");
+  row.ranks_per_node = parse_count(field("ranks_per_node"), "ranks_per_node");
+  row.workload = field("workload");
+  row.block_bytes = parse_block(field("block_bytes"));
+  row.algorithm = field("algorithm");
+  row.config = field("config");
+  row.predicted_seconds = parse_seconds(field("predicted_seconds"), "predicted_seconds");
+  row.check = field("check");
+  row.where = where;
+  return row;
+}
+
+}  // namespace
+
+std::vector<SweepRow> read_sweep(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw InputError(path + ": no such file (expected the CSV or JSON output of `a2a sweep`)");
+  }
+  const std::vector<sim::RowCells> cells = sim::read_rows(path);
+  if (cells.empty()) throw InputError(path + ": no rows (a sweep result lists at least one run)");
+  const bool json = sim::is_json_path(path);
+  std::vector<SweepRow> rows;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    // The CSV's header is line 1 and the writer leaves no blank lines: row i is on line i + 2.
+    const std::string where =
+        json ? path + ": row " + std::to_string(i + 1) : path + ":" + std::to_string(i + 2);
+    try {
+      rows.push_back(typed_row(cells[i], where));
+    } catch (const InputError& problem) {
+      throw InputError(where + ": " + problem.what());
+    }
+  }
+  return rows;
+}
+
+}  // namespace a2a::tune

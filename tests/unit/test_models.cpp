@@ -1,0 +1,187 @@
+// The analytic models (sim/model/) at small P against values computed by hand from the formulas
+// of ALGORITHMS.md "Cost models" and docs/models.md, on a hand-made machine: one rank per node
+// unless said, α = 2 µs, β = β_nic = 1 ns/B, intra-node α = 0.1 µs, β = 0.1 ns/B, no overhead,
+// free copies, no launches unless said. tests/sim/closed_form then checks that the simulators
+// agree with the same models.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <memory>
+
+#include "algorithms/errors.hpp"
+#include "algorithms/registry.hpp"
+#include "sim/model/model.hpp"
+#include "workloads/workload.hpp"
+
+using namespace a2a;
+
+namespace {
+
+constexpr double kAlpha = 2e-6;
+constexpr double kBeta = 1e-9;
+
+model::Machine hand_machine() {
+  model::Machine m;
+  m.alpha = kAlpha;
+  m.beta = kBeta;
+  m.beta_nic = kBeta;
+  m.alpha_intra = 1e-7;
+  m.beta_intra = 1e-10;
+  return m;
+}
+
+// Block sizes from a formula, one byte per element.
+class FormulaWorkload final : public Workload {
+ public:
+  FormulaWorkload(int ranks, std::function<std::int64_t(int, int)> bytes)
+      : Workload(ranks, 1, "formula"), bytes_(std::move(bytes)) {}
+  std::int64_t count(int src, int dst) const override { return bytes_(src, dst); }
+
+ private:
+  std::function<std::int64_t(int, int)> bytes_;
+};
+
+model::Cost cost_of(const std::string& spec, const Workload& workload,
+                    const model::Machine& machine = hand_machine(),
+                    const std::string& vendor = "openmpi") {
+  return model::model_cost(configure(spec, workload.ranks(), machine.ranks_per_node), workload,
+                           machine, vendor);
+}
+
+model::Cost constant(const std::string& spec, int P, int bytes,
+                     const model::Machine& machine = hand_machine()) {
+  return cost_of(spec, *make_workload("constant:size=" + std::to_string(bytes), P), machine);
+}
+
+}  // namespace
+
+TEST_CASE("every catalog algorithm has a model") {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo& info : catalog())
+    names.push_back(info.name);
+  CHECK(model::modeled_algorithms() == names);
+}
+
+TEST_CASE("spread_out: α + (P−1)·n·β, the latency paid once") {
+  const model::Cost cost = constant("spread_out", 4, 100);
+  CHECK(cost.total() == doctest::Approx(kAlpha + 3 * 100 * kBeta));
+  CHECK(cost.latency == doctest::Approx(kAlpha));
+  CHECK(cost.bandwidth == doctest::Approx(3 * 100 * kBeta));
+  CHECK(cost.contention == 0);
+  CHECK(cost.rounds == 1);
+  CHECK(cost.steps == 1);
+}
+
+TEST_CASE("spread_out with LogGP overhead: α + max((2P−2)·o + n·β, P·o + (P−1)·n·β)") {
+  model::Machine m = hand_machine();
+  m.overhead = 1e-6;
+  // P = 4, n = 1000: max(6 + 1, 4 + 3) µs; n = 2000: max(6 + 2, 4 + 6) µs.
+  CHECK(constant("spread_out", 4, 1000, m).total() == doctest::Approx(kAlpha + 7e-6));
+  const model::Cost cost = constant("spread_out", 4, 2000, m);
+  CHECK(cost.total() == doctest::Approx(kAlpha + 10e-6));
+  CHECK(cost.overhead == doctest::Approx(4e-6));  // (r + 1)·o before the link starts draining
+}
+
+TEST_CASE("ompi_linear: every rank's last send to the same rank, (2P−2)·o before it drains") {
+  model::Machine m = hand_machine();
+  m.overhead = 1e-6;
+  CHECK(constant("ompi_linear", 4, 2000, m).total() == doctest::Approx(kAlpha + 6e-6 + 6e-6));
+  CHECK(constant("ompi_linear", 4, 2000).total() == constant("spread_out", 4, 2000).total());
+}
+
+TEST_CASE("scattered, pairwise: Hockney's linear costs") {
+  // scattered batch 2, P = 5: two batches of two exchanges each.
+  CHECK(constant("scattered:batch=2", 5, 100).total() ==
+        doctest::Approx(2 * (kAlpha + 2 * 100 * kBeta)));
+  // ompi_pairwise P = 3: two steps, each α + 2·o + n·β, one launch each, the self copy.
+  model::Machine m = hand_machine();
+  m.overhead = 1e-7;
+  m.launch = 1e-6;
+  m.copy_beta = 1e-10;
+  const model::Cost pairwise = constant("ompi_pairwise", 3, 100, m);
+  CHECK(pairwise.total() ==
+        doctest::Approx(100 * 1e-10 + 2 * (1e-6 + kAlpha + 2e-7 + 100 * kBeta)));
+  CHECK(pairwise.launch == doctest::Approx(2e-6));
+  CHECK(pairwise.copy == doctest::Approx(100 * 1e-10));
+  CHECK(constant("xor_pairwise", 4, 100).total() == doctest::Approx(3 * (kAlpha + 100 * kBeta)));
+}
+
+TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
+  // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32.
+  auto at = [](int P, const char* vendor) {
+    return cost_of("vendor", *make_workload("constant:size=64", P), hand_machine(), vendor).total();
+  };
+  CHECK(at(3, "openmpi") == constant("ompi_pairwise", 3, 64).total());
+  CHECK(at(40, "openmpi") == constant("ompi_linear", 40, 64).total());
+  CHECK(at(40, "mpich") == constant("scattered:batch=32", 40, 64).total());
+}
+
+TEST_CASE("radix-2 Bruck: Σ_k (α + m_k·n·β), m_k = |{i < P : bit k of i set}|") {
+  // P = 5: m_0 = |{1, 3}| = 2, m_1 = |{2, 3}| = 2, m_2 = |{4}| = 1.
+  for (const char* name :
+       {"bruck_basic", "bruck_modified", "bruck_zero_copy", "bruck_zero_rotation", "bruck_radix"}) {
+    CAPTURE(name);
+    const model::Cost cost = constant(name, 5, 10);
+    CHECK(cost.total() == doctest::Approx(3 * kAlpha + 5 * 10 * kBeta));
+    CHECK(cost.rounds == 3);
+  }
+}
+
+TEST_CASE("Bruck copies: rotations and staged arrivals at memory bandwidth") {
+  model::Machine m = hand_machine();
+  m.copy_beta = 1e-10;
+  const double network = 3 * kAlpha + 50 * kBeta;  // P = 5, n = 10 as above
+  // basic: two rotations of P·n and the staged arrivals (5 blocks); zero-copy: one rotation.
+  CHECK(constant("bruck_basic", 5, 10, m).copy == doctest::Approx((50 + 50 + 50) * 1e-10));
+  CHECK(constant("bruck_modified", 5, 10, m).copy == doctest::Approx((50 + 50) * 1e-10));
+  CHECK(constant("bruck_zero_copy", 5, 10, m).total() == doctest::Approx(network + 50 * 1e-10));
+  CHECK(constant("bruck_zero_rotation", 5, 10, m).copy == doctest::Approx((10 + 50) * 1e-10));
+}
+
+TEST_CASE("Bruck in radix 3: rounds (x, z) with m_{x,z} the blocks whose digit x is z") {
+  // P = 5 in base 3: (0,1): {1, 4}; (0,2): {2}; (1,1): {3, 4}.
+  const model::Cost cost = constant("bruck_radix:radix=3", 5, 10);
+  CHECK(cost.total() == doctest::Approx(3 * kAlpha + (2 + 1 + 2) * 10 * kBeta));
+  CHECK(cost.rounds == 3);
+}
+
+TEST_CASE("padded_bruck: ⌈log2 P⌉·(α + 8β) + Σ_k (α + m_k·N·β), N the largest block") {
+  FormulaWorkload uneven(5, [](int src, int dst) { return src == 3 && dst == 1 ? 40 : 7; });
+  CHECK(cost_of("padded_bruck", uneven).total() ==
+        doctest::Approx(3 * (kAlpha + 8 * kBeta) + 3 * kAlpha + 5 * 40 * kBeta));
+}
+
+TEST_CASE("two_phase_bruck: metadata then the exact largest message of every round") {
+  // P = 4, s(a, b) = 10a + b + 1 bytes. Round 0 (distance 1): rank p sends the blocks at relative
+  // indices 1 and 3, (p, p−1) and (p, p+1): at most 33 + 31 = 64 bytes (rank 3). Round 1
+  // (distance 2): indices 2 and 3, (p, p−2) and the forwarded (p+1, p−2): at most 21 + 31 = 52
+  // (rank 2). Metadata: 2 sizes of 8 bytes per round. Allreduce: 2 steps of 8 bytes.
+  FormulaWorkload workload(4, [](int src, int dst) { return 10 * src + dst + 1; });
+  const model::Cost cost = cost_of("two_phase_bruck", workload);
+  CHECK(cost.total() == doctest::Approx(6 * kAlpha + (2 * 8 + 2 * 16 + 64 + 52) * kBeta));
+  CHECK(cost.rounds == 2);
+  CHECK(cost.steps == 6);
+  // parlogna radix 2 is the same exchange; radix 3 = P − 1 has no temporary buffer: no allreduce.
+  CHECK(cost_of("parlogna:radix=2", workload).total() == doctest::Approx(cost.total()));
+  CHECK(cost_of("parlogna:radix=3", workload).steps == 2 * 3);
+}
+
+TEST_CASE("two ranks per node: the node's link is shared (contention), intra-node is separate") {
+  model::Machine m = hand_machine();
+  m.ranks_per_node = 2;
+  // spread_out P = 4, n = 1000: a rank sends 2 blocks off-node (2000 B), its node's link carries
+  // 4 (4000 B); the intra-node block costs 0.1 µs + 0.1 µs, below the inter-node branch.
+  const model::Cost cost = constant("spread_out", 4, 1000, m);
+  CHECK(cost.latency == doctest::Approx(kAlpha));
+  CHECK(cost.bandwidth == doctest::Approx(2000 * kBeta));
+  CHECK(cost.contention == doctest::Approx(2000 * kBeta));
+  // A step with only intra-node messages: ompi_pairwise step 1 on P = 2 ranks of one node.
+  const model::Cost intra = constant("ompi_pairwise", 2, 1000, m);
+  CHECK(intra.total() == doctest::Approx(1e-7 + 1000 * 1e-10));
+}
+
+TEST_CASE("models refuse what their algorithm refuses") {
+  FormulaWorkload uneven(4, [](int src, int) { return src + 1; });
+  CHECK_THROWS_AS(cost_of("bruck_basic", uneven), NotApplicable);
+  CHECK_THROWS_AS(constant("bitonic_inplace", 3, 8), NotApplicable);
+}
