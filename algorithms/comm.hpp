@@ -65,6 +65,18 @@ struct Move {
   Bytes bytes = 0;
 };
 
+// Whole blocks in arithmetic progression, a cheaper description of a message or a copy for
+// backends that need only its size: block k (0 <= k < count) is ((first.src + k·src_step) mod P,
+// (first.dst + k·dst_step) mod P), each `each` bytes, or its own size when each is kOwnSize.
+struct BlockRun {
+  static constexpr Bytes kOwnSize = -1;
+  BlockId first;
+  int src_step = 0;  // in [0, P)
+  int dst_step = 0;  // in [0, P)
+  std::int64_t count = 0;
+  Bytes each = kOwnSize;
+};
+
 using PieceSink = FunctionRef<void(const Piece&)>;
 using BlockSink = FunctionRef<void(BlockId)>;
 using MoveSink = FunctionRef<void(const Move&)>;
@@ -74,6 +86,9 @@ using Pieces = FunctionRef<void(PieceSink)>;
 using BlockList = FunctionRef<void(BlockSink)>;
 // Enumerate local copies; they are applied in order (memmove semantics within one move).
 using Moves = FunctionRef<void(MoveSink)>;
+using RunSink = FunctionRef<void(const BlockRun&)>;
+// Enumerate the runs of whole blocks that make up a message or a copy, in any order.
+using BlockRuns = FunctionRef<void(RunSink)>;
 
 struct Request {
   int id = -1;
@@ -132,6 +147,16 @@ class Comm {
   virtual Request irecv_values(int peer, std::span<std::int64_t> out) = 0;
   virtual void wait(Request request) = 0;
   virtual void wait_all() = 0;
+  // A send or a copy described twice: piece by piece, and as runs of whole blocks. A backend that
+  // needs only sizes (the scale engine) sums the runs — one workload call per run instead of one
+  // per block, which is what makes 10^5 ranks affordable; every other backend uses the pieces.
+  // Both must name the same blocks and bytes: the scale engine compares their totals under
+  // simulation.check_sizes, and the tests run the catalog that way. `pieces` is called once by a
+  // backend that uses places and may not be called at all by one that does not.
+  virtual Request isend_runs(int peer, BlockRuns /*runs*/, Pieces pieces) {
+    return isend(peer, pieces);
+  }
+  virtual void copy_runs(BlockRuns /*runs*/, Moves moves) { copy(moves); }
 
   // ---- local ----------------------------------------------------------------------------------
   virtual void copy(Moves moves) = 0;

@@ -49,6 +49,30 @@ class Uniform final : public FlaggedWorkload {
   std::int64_t count(int src, int dst) const override {
     return below_or_equal(draw_keyed(key_, src, dst), top_);
   }
+  // draw_keyed mixes the source first: along a row that half is computed once.
+  std::int64_t run_count(int src, int dst, int src_step, int dst_step,
+                         std::int64_t n) const override {
+    std::int64_t total = 0;
+    if (src_step == 0) {
+      const std::uint64_t row = mix64(key_ ^ static_cast<std::uint64_t>(src));
+      for_each_in_run(ranks(), src, dst, 0, dst_step, n, [&](int, int d) {
+        total += below_or_equal(mix64(row ^ static_cast<std::uint64_t>(d)), top_);
+      });
+    } else {
+      for_each_in_run(ranks(), src, dst, src_step, dst_step, n,
+                      [&](int s, int d) { total += count(s, d); });  // final: inlined
+    }
+    return total;
+  }
+  // Stops at the first block of the largest possible size (after ~top draws on average).
+  std::int64_t row_max(int src) const override {
+    const std::uint64_t row = mix64(key_ ^ static_cast<std::uint64_t>(src));
+    std::int64_t largest = 0;
+    for (int d = 0; d < ranks() && largest < top_; ++d) {
+      largest = std::max(largest, below_or_equal(mix64(row ^ static_cast<std::uint64_t>(d)), top_));
+    }
+    return largest;
+  }
 
  private:
   std::uint64_t key_;

@@ -11,6 +11,7 @@
 //   InvalidParameter naming the option.
 // - Random families (uniform, normal, sparse, powerlaw) take seed=N (default 1); the others have no
 //   seed option. Their counts are pure functions of (seed, src, dst): see counter_rng.hpp.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <system_error>
@@ -166,6 +167,23 @@ std::vector<std::pair<std::string, std::string>> split_options(const std::string
 }  // namespace
 
 }  // namespace workload_detail
+
+std::int64_t Workload::run_count(int src, int dst, int src_step, int dst_step,
+                                 std::int64_t n) const {
+  if (uniform()) return n > 0 ? n * count(src, dst) : 0;
+  std::int64_t total = 0;
+  for_each_in_run(ranks_, src, dst, src_step, dst_step, n,
+                  [&](int s, int d) { total += count(s, d); });
+  return total;
+}
+
+std::int64_t Workload::row_max(int src) const {
+  if (uniform()) return count(src, 0);
+  std::int64_t largest = 0;
+  for (int d = 0; d < ranks_; ++d)
+    largest = std::max(largest, count(src, d));
+  return largest;
+}
 
 const std::vector<WorkloadInfo>& workload_catalog() {
   static const std::vector<WorkloadInfo> infos = [] {

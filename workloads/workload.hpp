@@ -16,6 +16,13 @@ class Workload {
   // Elements src sends to dst (and so dst receives from src). Pure: same answer on every call,
   // every rank and every backend for the same spec, P and seed. O(1) time and memory per call.
   virtual std::int64_t count(int src, int dst) const = 0;
+  // Σ count over the n blocks ((src + k·src_step) mod P, (dst + k·dst_step) mod P), k < n, with
+  // steps in [0, P): a run of a message (Comm's BlockRun). The scale engine's hottest loop at
+  // 10^5 ranks; families override it when they can do better than n calls of count().
+  virtual std::int64_t run_count(int src, int dst, int src_step, int dst_step,
+                                 std::int64_t n) const;
+  // The largest count(src, d) over every d: a rank's largest send block.
+  virtual std::int64_t row_max(int src) const;
   // Bytes per element (the exchange's extent).
   std::int64_t element_bytes() const { return element_bytes_; }
   // True when every block has the same count (an MPI_Alltoall).
@@ -38,6 +45,19 @@ class Workload {
   std::int64_t element_bytes_;
   std::string spec_;
 };
+
+// Calls f(src, dst) for the n blocks of a run (Workload::run_count), stepping without divisions.
+template <typename F>
+inline void for_each_in_run(int ranks, int src, int dst, int src_step, int dst_step, std::int64_t n,
+                            F&& f) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    f(src, dst);
+    src += src_step;
+    if (src >= ranks) src -= ranks;
+    dst += dst_step;
+    if (dst >= ranks) dst -= ranks;
+  }
+}
 
 // One line per workload family for `list`.
 struct WorkloadInfo {

@@ -168,4 +168,41 @@ inline BlockId block_at(int P, int rank, Orientation o, std::int64_t i, std::int
                                  : modified_block(P, rank, i, place);
 }
 
+// The blocks rank `holder` moves in a round (block_at of every index of for_each_index) as runs of
+// whole blocks, `each` bytes per block (BlockRun::kOwnSize for their own sizes), for backends that
+// need only a message's size. Index i = low + z·place + high·r·place: its block has travelled
+// `low` and is bound for holder ∓ (z·place + high·r·place) — fixed by `high`, whatever `low` is.
+// So a fixed high gives a run of sources with one destination (a column), and a fixed low a run of
+// destinations from one source (a row); whichever is longer is used, so a round is at most about
+// sqrt(P·r) runs instead of up to P/2 blocks.
+template <typename F>
+void for_each_run(int P, int holder, Orientation o, const Round& round, int radix, Bytes each,
+                  F&& f) {
+  const std::int64_t period = round.place * radix;
+  const std::int64_t first_base = round.z * round.place;  // index of (low, high) = (0, 0)
+  const std::int64_t highs = (P - first_base + period - 1) / period;
+  const std::int64_t last_lows = std::min(round.place, P - (first_base + (highs - 1) * period));
+  const int sign = o == Orientation::basic ? 1 : -1;  // the destination's side of the holder
+  auto at = [&](std::int64_t value) { return static_cast<int>(mod(value, P)); };
+  if (highs >= round.place) {  // rows: one per low, over the highs
+    for (std::int64_t low = 0; low < round.place; ++low) {
+      const std::int64_t count = low < last_lows ? highs : highs - 1;
+      if (count == 0) continue;
+      f(BlockRun{{at(holder - sign * low), at(holder + sign * first_base)},
+                 0,
+                 at(sign * period),
+                 count,
+                 each});
+    }
+  } else {  // columns: one per high, over the lows
+    for (std::int64_t high = 0; high < highs; ++high) {
+      f(BlockRun{{holder, at(holder + sign * (first_base + high * period))},
+                 at(-sign),
+                 0,
+                 high + 1 < highs ? round.place : last_lows,
+                 each});
+    }
+  }
+}
+
 }  // namespace a2a::bruck

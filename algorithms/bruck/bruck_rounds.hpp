@@ -44,11 +44,13 @@ void exchange_rounds(Comm& comm, Orientation o, int radix, Bytes block, Source s
           out({block_at(P, from, o, i, round.place), target(i, round), block});
         });
       });
-      comm.isend(to, [&](PieceSink out) {
-        for_each_index(P, round, radix, [&](int i) {
-          out({block_at(P, p, o, i, round.place), source(i, round), block});
-        });
-      });
+      comm.isend_runs(
+          to, [&](RunSink out) { for_each_run(P, p, o, round, radix, block, out); },
+          [&](PieceSink out) {
+            for_each_index(P, round, radix, [&](int i) {
+              out({block_at(P, p, o, i, round.place), source(i, round), block});
+            });
+          });
     }
     comm.wait_all();
     after(round, from);
@@ -76,12 +78,13 @@ void staged_rounds(Comm& comm, Orientation o, int radix, Bytes block, Unmoved un
       staged,
       [&](const Round& round, int from) {
         comm.set_phase(phase::copy);
-        comm.copy([&](MoveSink out) {
-          for_each_index(P, round, radix, [&](int i) {
-            out({block_at(P, from, o, i, round.place), staged(i, round), home(position(P, p, o, i)),
-                 block});
-          });
-        });
+        comm.copy_runs([&](RunSink out) { for_each_run(P, from, o, round, radix, block, out); },
+                       [&](MoveSink out) {
+                         for_each_index(P, round, radix, [&](int i) {
+                           out({block_at(P, from, o, i, round.place), staged(i, round),
+                                home(position(P, p, o, i)), block});
+                         });
+                       });
       });
 }
 

@@ -23,11 +23,15 @@ class PaddedBlocks {
         recv_(comm, comm.size() * block_) {
     const int p = comm.rank();
     comm.set_phase(phase::copy);
-    comm.copy([&](MoveSink out) {
-      for (int d = 0; d < comm.size(); ++d) {
-        out({{p, d}, Place::send_block(d), send(d), comm.block_bytes({p, d})});
-      }
-    });
+    comm.copy_runs(
+        [&](RunSink out) {
+          out({{p, 0}, 0, 1 % comm.size(), comm.size()});
+        },
+        [&](MoveSink out) {
+          for (int d = 0; d < comm.size(); ++d) {
+            out({{p, d}, Place::send_block(d), send(d), comm.block_bytes({p, d})});
+          }
+        });
   }
 
   Bytes block() const { return block_; }
@@ -40,18 +44,23 @@ class PaddedBlocks {
   void unpad() {
     const int p = comm_.rank();
     comm_.set_phase(phase::copy);
-    comm_.copy([&](MoveSink out) {
-      for (int s = 0; s < comm_.size(); ++s) {
-        const Bytes bytes = comm_.block_bytes({s, p});
-        // A receive count above every sender's largest block means the ranks' counts disagree.
-        if (bytes > block_) {
-          throw InvalidParameter("counts disagree: rank " + std::to_string(p) + " expects " +
-                                 std::to_string(bytes) + " bytes from rank " + std::to_string(s) +
-                                 " but no rank sends a block above " + std::to_string(block_));
-        }
-        out({{s, p}, recv(s), Place::recv_block(s), bytes});
-      }
-    });
+    comm_.copy_runs(
+        [&](RunSink out) {
+          out({{0, p}, 1 % comm_.size(), 0, comm_.size()});
+        },
+        [&](MoveSink out) {
+          for (int s = 0; s < comm_.size(); ++s) {
+            const Bytes bytes = comm_.block_bytes({s, p});
+            // A receive count above every sender's largest block means the ranks' counts disagree.
+            if (bytes > block_) {
+              throw InvalidParameter("counts disagree: rank " + std::to_string(p) + " expects " +
+                                     std::to_string(bytes) + " bytes from rank " +
+                                     std::to_string(s) + " but no rank sends a block above " +
+                                     std::to_string(block_));
+            }
+            out({{s, p}, recv(s), Place::recv_block(s), bytes});
+          }
+        });
   }
 
  private:

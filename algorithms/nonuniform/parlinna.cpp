@@ -22,6 +22,10 @@ class NodeColumns final : public radix::ColumnLayout {
 
   int members() const override { return h_.nodes; }
   BlockId block(int src, int dst, int m) const override { return column_block(h_, src, dst, m); }
+  // Member m is bound for node m: one source, destinations Q apart.
+  BlockRun members_run(int src, int dst) const override {
+    return {column_block(h_, src, dst, 0), 0, h_.nodes > 1 ? h_.ranks_per_node : 0, h_.nodes};
+  }
   Place in_transit(int o, int m) const override {
     return outbox_.slot(outbox_.layout().in_transit_slot(o, m));
   }

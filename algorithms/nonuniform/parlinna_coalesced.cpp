@@ -35,19 +35,20 @@ using parlinna::Hierarchy;
 void rearrange(Comm& comm, const Hierarchy& h, const parlinna::Outbox& outbox) {
   if (h.nodes == 1) return;
   comm.set_phase(phase::copy);
-  comm.copy([&](MoveSink out) {
-    Bytes offset = 0;
-    for (int k = 1; k < h.nodes; ++k) {
-      for (int o = 0; o < h.ranks_per_node; ++o) {
-        const BlockId block = parlinna::outgoing_block(h, k, o);
-        const Bytes bytes = comm.block_bytes(block);
-        const Place from =
-            o == 0 ? Place::send_block(block.dst) : outbox.slot(outbox.layout().row_slot(k, o));
-        out({block, from, outbox.at(offset), bytes});
-        offset += bytes;
-      }
-    }
-  });
+  comm.copy_runs([&](RunSink out) { parlinna::outgoing_runs(h, 1, h.nodes - 1, out); },
+                 [&](MoveSink out) {
+                   Bytes offset = 0;
+                   for (int k = 1; k < h.nodes; ++k) {
+                     for (int o = 0; o < h.ranks_per_node; ++o) {
+                       const BlockId block = parlinna::outgoing_block(h, k, o);
+                       const Bytes bytes = comm.block_bytes(block);
+                       const Place from = o == 0 ? Place::send_block(block.dst)
+                                                 : outbox.slot(outbox.layout().row_slot(k, o));
+                       out({block, from, outbox.at(offset), bytes});
+                       offset += bytes;
+                     }
+                   }
+                 });
 }
 
 void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox& outbox) {
@@ -67,14 +68,17 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
       });
     }
     for (int k = first; k < last; ++k) {
-      comm.isend(parlinna::send_peer(h, k), [&](PieceSink out) {
-        for (int o = 0; o < Q; ++o) {
-          const BlockId block = parlinna::outgoing_block(h, k, o);
-          const Bytes bytes = comm.block_bytes(block);
-          out({block, outbox.at(row_start), bytes});
-          row_start += bytes;
-        }
-      });
+      comm.isend_runs(
+          parlinna::send_peer(h, k), [&](RunSink out) { parlinna::outgoing_runs(h, k, 1, out); },
+          [&](PieceSink out) {
+            // Called once by every backend that uses places; a size-only one may skip it.
+            for (int o = 0; o < Q; ++o) {
+              const BlockId block = parlinna::outgoing_block(h, k, o);
+              const Bytes bytes = comm.block_bytes(block);
+              out({block, outbox.at(row_start), bytes});
+              row_start += bytes;
+            }
+          });
     }
     comm.wait_all();
   }

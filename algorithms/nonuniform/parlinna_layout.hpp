@@ -69,6 +69,25 @@ inline BlockId incoming_block(const Hierarchy& h, int k, int o) {
   return {h.rank_of(from_node, static_cast<int>(mod(h.local + o, Q))), h.rank_of(h.node, h.local)};
 }
 
+// The blocks of the inter-node rows k = first..first+rows−1 (outgoing_block of every position o),
+// as runs for size-only backends (BlockRun): per source, the destinations of consecutive rows are
+// one node (Q ranks) apart going down; the sources (n, (g + o) mod Q) wrap inside the node, so a
+// row's Q sources are two runs.
+template <typename F>
+void outgoing_runs(const Hierarchy& h, int first, int rows, F&& f) {
+  const int Q = h.ranks_per_node;
+  const int P = Q * h.nodes;
+  const int dst = h.rank_of(node_of_row(h, first), h.local);
+  if (rows == 1) {
+    const int above = Q - h.local;  // sources g..Q−1, then 0..g−1
+    f(BlockRun{{h.rank_of(h.node, h.local), dst}, 1 % P, 0, above});
+    if (h.local > 0) f(BlockRun{{h.rank_of(h.node, 0), dst}, 1 % P, 0, h.local});
+    return;
+  }
+  for (int g = 0; g < Q; ++g)
+    f(BlockRun{{h.rank_of(h.node, g), dst}, 0, static_cast<int>(mod(-Q, P)), rows});
+}
+
 // Slots (of N bytes, N the global largest block) of the temporary buffer, called the outbox:
 //   rows k = 1..N−1: the blocks for node (n − k) mod N, at position o; coalesced keeps a slot for
 //     o = 0 too (the rank's own block, copied in by the rearrangement), staggered sends that one

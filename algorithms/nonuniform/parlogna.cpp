@@ -32,6 +32,7 @@ class ParlognaColumns final : public radix::ColumnLayout {
 
   int members() const override { return 1; }
   BlockId block(int src, int dst, int) const override { return {src, dst}; }
+  BlockRun members_run(int src, int dst) const override { return {{src, dst}, 0, 0, 1}; }
   Place in_transit(int o, int) const override { return temp_->at(slots_(o) * slot_bytes_); }
   Place delivered(BlockId block, int, int) const override { return Place::recv_block(block.src); }
 

@@ -48,6 +48,20 @@ class RoundMessages {
     });
   }
 
+  // The same blocks as runs (BlockRun), for size-only backends: whole rounds of one-member columns
+  // over the communicator (bruck::for_each_run), else one run per column.
+  void outgoing_runs(RunSink out) const {
+    if (members_ == 1 && group_.base == 0) {
+      bruck::for_each_run(group_.size, group_.local, Orientation::modified, round_, radix_,
+                          BlockRun::kOwnSize, out);
+      return;
+    }
+    bruck::for_each_index(group_.size, round_, radix_, [&](int o) {
+      const BlockId local = bruck::modified_block(group_.size, group_.local, o, round_.place);
+      out(columns_.members_run(local.src, local.dst));
+    });
+  }
+
   // visit(block, place) for every block this rank receives: the same distances, held by the peer.
   template <typename Visit>
   void incoming(Visit&& visit) const {
@@ -98,11 +112,13 @@ void data_exchange(Comm& comm, const RoundMessages& round) {
   Request sent, received;
   {
     const Group launch(comm);  // one launch per send/receive pair, as NCCL Bruck (seed 002)
-    sent = comm.isend(round.send_peer(), [&](PieceSink out) {
-      round.outgoing([&](BlockId block, const Place& at) {
-        out({block, at, comm.block_bytes(block)});
-      });
-    });
+    sent = comm.isend_runs(
+        round.send_peer(), [&](RunSink out) { round.outgoing_runs(out); },
+        [&](PieceSink out) {
+          round.outgoing([&](BlockId block, const Place& at) {
+            out({block, at, comm.block_bytes(block)});
+          });
+        });
     received = comm.irecv(round.recv_peer(), [&](PieceSink out) {
       round.incoming([&](BlockId block, const Place& at) {
         out({block, at, comm.block_bytes(block)});

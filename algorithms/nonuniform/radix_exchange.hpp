@@ -44,8 +44,11 @@ class ColumnLayout {
   virtual ~ColumnLayout() = default;
   // Real blocks per column.
   virtual int members() const = 0;
-  // Member m of the column that local rank `src` sends to local rank `dst`.
+  // Member m of the column that local rank `src` sends to local rank `dst`. A one-member column
+  // over the whole communicator is the block (src, dst) itself (parlogna, two_phase_bruck).
   virtual BlockId block(int src, int dst, int m) const = 0;
+  // The members of that column as one run of blocks (size-only backends sum it in one call).
+  virtual BlockRun members_run(int src, int dst) const = 0;
   // Where member m of the column at distance o waits here for its next hop.
   virtual Place in_transit(int o, int m) const = 0;
   // Where member m (identity `block`) of the column at distance o goes when its last hop ends here.

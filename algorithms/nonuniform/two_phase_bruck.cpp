@@ -35,6 +35,7 @@ class WorkingBufferColumns final : public radix::ColumnLayout {
 
   int members() const override { return 1; }
   BlockId block(int src, int dst, int) const override { return {src, dst}; }
+  BlockRun members_run(int src, int dst) const override { return {{src, dst}, 0, 0, 1}; }
   Place in_transit(int i, int) const override {
     return working_.at(bruck::modified_position(ranks_, rank_, i) * slot_bytes_);
   }

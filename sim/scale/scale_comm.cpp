@@ -37,10 +37,7 @@ Bytes ScaleComm::block_bytes(BlockId block) const {
 }
 
 Bytes ScaleComm::max_send_block_bytes() const {
-  Bytes largest = 0;
-  for (int d = 0; d < size(); ++d)
-    largest = std::max(largest, block_bytes({rank_, d}));
-  return largest;
+  return run_.workload->row_max(rank_) * element_bytes_;
 }
 
 std::optional<Bytes> ScaleComm::uniform_block_bytes() const {
@@ -81,6 +78,48 @@ Request ScaleComm::post(Post message) {
 Request ScaleComm::isend(int peer, Pieces pieces) {
   Bytes bytes = 0;
   pieces([&](const Piece& piece) { bytes += piece.bytes; });
+  return send_data(peer, bytes);
+}
+
+Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes,
+                           const char* what) const {
+  Bytes bytes = 0;
+  runs([&](const BlockRun& run) {
+    if (run.count <= 0) return;
+    if (run.first.src < 0 || run.first.src >= size() || run.first.dst < 0 ||
+        run.first.dst >= size() || run.src_step < 0 || run.src_step >= size() || run.dst_step < 0 ||
+        run.dst_step >= size()) {
+      throw ContractViolation(std::string(what) + ": a block run outside the " +
+                              std::to_string(size()) + " ranks");
+    }
+    bytes += run.each != BlockRun::kOwnSize
+                 ? run.count * run.each
+                 : run_.workload->run_count(run.first.src, run.first.dst, run.src_step,
+                                            run.dst_step, run.count) *
+                       element_bytes_;
+  });
+  if (run_.check_sizes) {
+    const Bytes expected = piece_bytes();
+    if (expected != bytes) {
+      throw ContractViolation(std::string(what) + " of " + std::to_string(expected) +
+                              " bytes described by runs of " + std::to_string(bytes) + " bytes");
+    }
+  }
+  return bytes;
+}
+
+Request ScaleComm::isend_runs(int peer, BlockRuns runs, Pieces pieces) {
+  return send_data(peer, run_bytes(
+                             runs,
+                             [&] {
+                               Bytes bytes = 0;
+                               pieces([&](const Piece& piece) { bytes += piece.bytes; });
+                               return bytes;
+                             },
+                             "a message"));
+}
+
+Request ScaleComm::send_data(int peer, Bytes bytes) {
   ++record_.stats.messages;
   record_.stats.bytes_sent += bytes;
   const int Q = ranks_per_node();
@@ -199,6 +238,21 @@ int ScaleComm::outstanding() const {
 void ScaleComm::copy(Moves moves) {
   Bytes bytes = 0;
   moves([&](const Move& move) { bytes += move.bytes; });
+  charge_copy(bytes);
+}
+
+void ScaleComm::copy_runs(BlockRuns runs, Moves moves) {
+  charge_copy(run_bytes(
+      runs,
+      [&] {
+        Bytes bytes = 0;
+        moves([&](const Move& move) { bytes += move.bytes; });
+        return bytes;
+      },
+      "a copy"));
+}
+
+void ScaleComm::charge_copy(Bytes bytes) {
   record_.stats.copy_bytes += bytes;
   const double bandwidth = run_.platform->memory_copy_bandwidth;
   if (bandwidth > 0 && bytes > 0) {

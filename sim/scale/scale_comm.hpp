@@ -23,6 +23,7 @@ class ScaleComm final : public Comm {
   std::optional<Bytes> uniform_block_bytes() const override;
 
   Request isend(int peer, Pieces pieces) override;
+  Request isend_runs(int peer, BlockRuns runs, Pieces pieces) override;
   Request irecv(int peer, Pieces pieces) override;
   Request isend_sizes(int peer, BlockList blocks) override;
   Request irecv_sizes(int peer, BlockList blocks) override;
@@ -34,6 +35,7 @@ class ScaleComm final : public Comm {
   void wait_all() override;
 
   void copy(Moves moves) override;
+  void copy_runs(BlockRuns runs, Moves moves) override;
   int alloc_temp(Bytes bytes) override { return temps_.alloc(bytes, record_.stats); }
   void free_temp(int buffer) override { temps_.free(buffer); }
 
@@ -52,6 +54,11 @@ class ScaleComm final : public Comm {
 
  private:
   Request post(Post post);
+  Request send_data(int peer, Bytes bytes);
+  void charge_copy(Bytes bytes);
+  // Bytes of the runs, from the lazy workload's run sums; under check_sizes compared with the
+  // pieces' (`what` names the operation in the error).
+  Bytes run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes, const char* what) const;
   // Suspends until the request is done, then frees it.
   void wait_slot(int id);
   void check_peer(int peer) const;

@@ -5,6 +5,8 @@
 // the block really there and that every block ends at its destination.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -131,6 +133,58 @@ TEST_CASE("bruck indices: blocks of a round: list, count, packed slots") {
       }
       CHECK(max_blocks_per_round(P, r) == most);
       if (r == 2) CHECK(max_blocks_per_round(P, r) <= (P + 1) / 2);
+    }
+  }
+}
+
+// A run expanded block by block (src and dst stepping modulo P).
+std::vector<BlockId> expand(int P, const BlockRun& run) {
+  std::vector<BlockId> out;
+  BlockId block = run.first;
+  for (std::int64_t k = 0; k < run.count; ++k) {
+    out.push_back(block);
+    block = {(block.src + run.src_step) % P, (block.dst + run.dst_step) % P};
+  }
+  return out;
+}
+
+bool block_less(BlockId a, BlockId b) {
+  return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+}
+
+TEST_CASE("bruck indices: a round's runs are exactly its blocks, at most ~sqrt(P·r) runs") {
+  for (int P = 1; P <= kMaxRanks; ++P) {
+    for (int r : radices(P)) {
+      for (Orientation o : {Orientation::basic, Orientation::modified}) {
+        for (const Round& round : rounds_of(P, r)) {
+          for (int p = 0; p < P; ++p) {
+            CAPTURE(P);
+            CAPTURE(r);
+            CAPTURE(round.x);
+            CAPTURE(round.z);
+            CAPTURE(p);
+            std::vector<BlockId> expected, got;
+            for_each_index(P, round, r,
+                           [&](int i) { expected.push_back(block_at(P, p, o, i, round.place)); });
+            int runs = 0;
+            for_each_run(P, p, o, round, r, 24, [&](const BlockRun& run) {
+              CHECK(run.each == 24);
+              CHECK(run.count > 0);
+              CHECK(
+                  (run.src_step >= 0 && run.src_step < P && run.dst_step >= 0 && run.dst_step < P));
+              CHECK((run.src_step == 0 || run.dst_step == 0));
+              for (BlockId block : expand(P, run))
+                got.push_back(block);
+              ++runs;
+            });
+            std::sort(expected.begin(), expected.end(), block_less);
+            std::sort(got.begin(), got.end(), block_less);
+            CHECK(got == expected);
+            // Rows or columns, whichever is longer: runs <= max(rows, columns) <= sqrt(P·r) + 1.
+            CHECK(static_cast<double>(runs) <= std::sqrt(static_cast<double>(P) * r) + 1);
+          }
+        }
+      }
     }
   }
 }

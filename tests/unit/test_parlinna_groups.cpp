@@ -9,6 +9,7 @@
 // never overwrites a block before it is read.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -186,6 +187,15 @@ TEST_CASE("ParLinNa phase 1: rank (n, g) holds the blocks from (n, *) to (m, g) 
   }
 }
 
+// Appends the blocks of a run, stepping modulo P.
+void expand(int P, const BlockRun& run, std::vector<BlockId>& out) {
+  BlockId block = run.first;
+  for (std::int64_t k = 0; k < run.count; ++k) {
+    out.push_back(block);
+    block = {(block.src + run.src_step) % P, (block.dst + run.dst_step) % P};
+  }
+}
+
 TEST_CASE("ParLinNa phase 2: peers pair up and both sides name the same blocks") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int Q : node_sizes(P)) {
@@ -200,8 +210,18 @@ TEST_CASE("ParLinNa phase 2: peers pair up and both sides name the same blocks")
       }
       for (int p = 0; p < P; ++p) {
         const Hierarchy h = Hierarchy::of(p, P, Q);
+        // The rows as runs (one row per message, all rows for the rearrangement) name exactly
+        // the blocks of outgoing_block.
+        std::vector<BlockId> all_rows;
+        outgoing_runs(h, 1, h.nodes - 1, [&](const BlockRun& run) { expand(P, run, all_rows); });
+        CHECK(all_rows.size() == static_cast<std::size_t>((h.nodes - 1) * Q));
         for (int k = 1; k < h.nodes; ++k) {
           CHECK(row_of_node(h, node_of_row(h, k)) == k);
+          std::vector<BlockId> row_blocks;
+          outgoing_runs(h, k, 1, [&](const BlockRun& run) { expand(P, run, row_blocks); });
+          CHECK(row_blocks.size() == static_cast<std::size_t>(Q));
+          for (int o = 0; o < Q; ++o)
+            CHECK(std::count(all_rows.begin(), all_rows.end(), outgoing_block(h, k, o)) == 1);
           const int to = send_peer(h, k);
           const Hierarchy th = Hierarchy::of(to, P, Q);
           CHECK(th.local == h.local);
@@ -212,6 +232,7 @@ TEST_CASE("ParLinNa phase 2: peers pair up and both sides name the same blocks")
             CHECK(block.dst == to);
             CHECK(block.src / Q == h.node);
             CHECK(incoming_block(th, k, o) == block);
+            CHECK(std::count(row_blocks.begin(), row_blocks.end(), block) == 1);
             CHECK_FALSE(recv[to][block.src].has_value());
             recv[to][block.src] = block;
           }

@@ -101,6 +101,32 @@ TEST_CASE("leaving a request unwaited is a contract violation") {
   CHECK(message.find("requests were never waited for") != std::string::npos);
 }
 
+TEST_CASE(
+    "block runs that disagree with their pieces are a contract violation on the scale engine") {
+  // The pieces name 8 bytes (the workload's block); the runs claim two blocks. The SimGrid engine
+  // moves the pieces and never reads the runs; the scale engine sums the runs and, under
+  // check_sizes, compares them with the pieces.
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    const int peer = comm.rank() ^ 1;
+    const Request received = receive_bytes(comm, peer, 8);
+    const Request sent = comm.isend_runs(
+        peer,
+        [&](RunSink out) {
+          out({{comm.rank(), peer}, 0, 1, 2});
+        },
+        [&](PieceSink out) {
+          out({{comm.rank(), peer}, Place::send_block(peer), 8});
+        });
+    comm.wait(sent);
+    comm.wait(received);
+  });
+  if (engine_name == "scale") {
+    CHECK(message.find("a message of 8 bytes described by runs of 16 bytes") != std::string::npos);
+  } else {
+    CHECK(message == "no error");
+  }
+}
+
 int main(int argc, char** argv) {
   doctest::Context context;
   for (int i = 1; i < argc; ++i) {
