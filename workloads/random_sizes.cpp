@@ -15,6 +15,9 @@
 // Flags: a random matrix may be uniform or balanced by chance; the flags only report what the
 // options guarantee (P = 1, or a single possible size), so `true` is always correct.
 #include <algorithm>
+#include <limits>
+
+#include "algorithms/digits.hpp"
 
 #include "workloads/counter_rng.hpp"
 #include "workloads/workload_family.hpp"
@@ -39,6 +42,13 @@ FlaggedWorkload::Flags flags_if(bool single_value) {
   return {single_value, single_value};
 }
 
+// How many terms of value, value + step, ... stay in [0, P) (unbounded for step 0).
+std::int64_t steps_inside(std::int64_t value, std::int64_t step, std::int64_t P) {
+  if (step > 0) return (P - 1 - value) / step + 1;
+  if (step < 0) return value / -step + 1;
+  return std::numeric_limits<std::int64_t>::max();
+}
+
 class Uniform final : public FlaggedWorkload {
  public:
   Uniform(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, std::int64_t top)
@@ -49,18 +59,20 @@ class Uniform final : public FlaggedWorkload {
   std::int64_t count(int src, int dst) const override {
     return below_or_equal(draw_keyed(key_, src, dst), top_);
   }
-  // draw_keyed mixes the source first: along a row that half is computed once.
+  // The run in straight stretches (no wrap-around modulo P), each summed in one vectorised call.
   std::int64_t run_count(int src, int dst, int src_step, int dst_step,
                          std::int64_t n) const override {
-    std::int64_t total = 0;
-    if (src_step == 0) {
-      const std::uint64_t row = mix64(key_ ^ static_cast<std::uint64_t>(src));
-      for_each_in_run(ranks(), src, dst, 0, dst_step, n, [&](int, int d) {
-        total += below_or_equal(mix64(row ^ static_cast<std::uint64_t>(d)), top_);
-      });
-    } else {
-      for_each_in_run(ranks(), src, dst, src_step, dst_step, n,
-                      [&](int s, int d) { total += count(s, d); });  // final: inlined
+    const std::int64_t P = ranks();
+    // A step above P/2 is taken backwards: Bruck rows step down by r^(x+1).
+    const std::int64_t ss = src_step > P / 2 ? src_step - P : src_step;
+    const std::int64_t ds = dst_step > P / 2 ? dst_step - P : dst_step;
+    std::int64_t s = src, d = dst, total = 0;
+    while (n > 0) {
+      const std::int64_t stretch = std::min({n, steps_inside(s, ss, P), steps_inside(d, ds, P)});
+      total += workload_rng::sum_below_or_equal(key_, s, ss, d, ds, stretch, top_);
+      n -= stretch;
+      s = mod(s + stretch * ss, P);
+      d = mod(d + stretch * ds, P);
     }
     return total;
   }

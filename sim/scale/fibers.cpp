@@ -85,9 +85,16 @@ void RankFibers::suspend(int rank) {
   callers_[r] = std::move(callers_[r]).resume();
 }
 
-void RankFibers::release_stack(int rank) {
-  // Keep the first page (the canary); the rest is returned and reads back as zeros if touched.
-  madvise(stack_base(rank) + kPage, stack_bytes_ - kPage, MADV_DONTNEED);
+void RankFibers::release_finished_prefix() {
+  const int first = released_;
+  while (released_ < static_cast<int>(finished_.size()) && finished(released_))
+    ++released_;
+  if (released_ == first) return;
+  // Keep the first rank's first page (its canary); a finished rank never runs again, so the
+  // canaries of the others may go. The pages read back as zeros if touched.
+  std::byte* from = stack_base(first) + kPage;
+  std::byte* to = stack_base(released_ - 1) + stack_bytes_;
+  madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
 }
 
 }  // namespace a2a::sim::scale

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <utility>
 
 namespace a2a::sim::scale {
 
@@ -26,23 +25,18 @@ void FlowNetwork::ensure_links() {
   weight_sum_.resize(n);
   link_version_.resize(n);
   link_unfixed_.resize(n);
-  link_flow_start_.resize(n);
-  link_flow_end_.resize(n);
+  link_route_start_.resize(n);
+  link_route_end_.resize(n);
 }
 
 std::uint32_t FlowNetwork::new_flow() {
-  std::uint32_t f;
-  if (!free_.empty()) {
-    f = free_.back();
-    free_.pop_back();
-  } else {
-    f = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
+  if (!free_flows_.empty()) {
+    const std::uint32_t f = free_flows_.back();
+    free_flows_.pop_back();
+    return f;
   }
-  const std::uint32_t version = flows_[f].version + 1;  // outdates events of the slot's last flow
-  flows_[f] = Flow{};
-  flows_[f].version = version;
-  return f;
+  flows_.emplace_back();
+  return static_cast<std::uint32_t>(flows_.size() - 1);
 }
 
 void FlowNetwork::push(Event event) {
@@ -53,76 +47,144 @@ void FlowNetwork::push(Event event) {
 void FlowNetwork::start(double start, const Route& route, double bytes, std::uint64_t token) {
   ensure_links();
   const std::uint32_t f = new_flow();
-  Flow& flow = flows_[f];
-  flow.remaining = bytes;
-  flow.updated = start;
-  flow.weight = 1.0 / std::max(route.latency, 1e-12);
-  flow.bound = route.bound;
-  flow.bound_binds = route.bound_binds;
-  flow.token = token;
-  flow.first_hop = route.first;
-  flow.hops = route.hops;
-  push({std::max(start + route.latency, now_), f, flow.version, EventKind::activate});
+  flows_[f] = Flow{bytes, token, route};
+  ++in_flight_;
+  push({std::max(start + route.latency, now_), f, 0, EventKind::activate});
 }
 
-double FlowNetwork::provisional_rate(const Flow& flow) {
-  double rate = flow.bound;
-  for (std::uint32_t h = 0; h < flow.hops; ++h) {
-    const std::uint32_t l = hops_[flow.first_hop + h];
+std::uint32_t FlowNetwork::route_of(const Route& spec) {
+  const auto found = route_by_first_hop_.find(spec.first);
+  if (found != route_by_first_hop_.end()) return found->second;
+  std::uint32_t r;
+  if (!free_routes_.empty()) {
+    r = free_routes_.back();
+    free_routes_.pop_back();
+  } else {
+    r = static_cast<std::uint32_t>(routes_.size());
+    routes_.emplace_back();
+  }
+  RouteFlows& route = routes_[r];
+  route.first_hop = spec.first;
+  route.hops = spec.hops;
+  route.weight = 1.0 / std::max(spec.latency, 1e-12);
+  route.bound = spec.bound;
+  route.bound_binds = spec.bound_binds;
+  route.flows = 0;
+  route.rate = 0;
+  route.moved = 0;
+  route.updated = now_;
+  route.rated = false;
+  route.active_at = static_cast<std::int32_t>(active_.size());
+  active_.push_back(r);
+  route_by_first_hop_.emplace(spec.first, r);
+  return r;
+}
+
+// A route whose last flow ended: forgotten (its slot and heap are reused), its events outdated.
+void FlowNetwork::release_route(std::uint32_t r) {
+  RouteFlows& route = routes_[r];
+  const std::uint32_t last = active_.back();
+  active_[static_cast<std::size_t>(route.active_at)] = last;
+  routes_[last].active_at = route.active_at;
+  active_.pop_back();
+  route.active_at = -1;
+  route.ending.clear();
+  ++route.version;
+  route_by_first_hop_.erase(route.first_hop);
+  free_routes_.push_back(r);
+}
+
+double FlowNetwork::provisional_rate(const RouteFlows& route) const {
+  double rate = route.bound;
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    const std::uint32_t l = hops_[route.first_hop + h];
     if (level_[l] < kInfinity) {
-      rate = std::min(rate, level_[l] * flow.weight);
+      rate = std::min(rate, level_[l] * route.weight);
     } else if (spare_[l] > 1e-3 * capacity_[l]) {
       rate = std::min(rate, spare_[l]);
     } else {
-      rate = std::min(rate, capacity_[l] * flow.weight / (weight_at_solve_[l] + flow.weight));
+      rate = std::min(rate, capacity_[l] * route.weight / (weight_at_solve_[l] + route.weight));
     }
-  }
-  for (std::uint32_t h = 0; h < flow.hops; ++h) {
-    const std::uint32_t l = hops_[flow.first_hop + h];
-    if (level_[l] == kInfinity) spare_[l] = std::max(0.0, spare_[l] - rate);
   }
   return rate;
 }
 
-void FlowNetwork::schedule_completion(std::uint32_t f) {
-  Flow& flow = flows_[f];
-  ++flow.version;
-  const double seconds = flow.remaining <= 0 ? 0 : flow.remaining / flow.rate;
-  push({flow.updated + seconds, f, flow.version, EventKind::complete});
+// A flow joining between solves uses up spare capacity of the unsaturated links it crosses.
+void FlowNetwork::take_spare(const RouteFlows& route, double rate) {
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    const std::uint32_t l = hops_[route.first_hop + h];
+    if (level_[l] == kInfinity) spare_[l] = std::max(0.0, spare_[l] - rate);
+  }
+}
+
+void FlowNetwork::catch_up(RouteFlows& route) const {
+  route.moved += route.rate * (now_ - route.updated);
+  route.updated = now_;
+}
+
+void FlowNetwork::schedule(std::uint32_t r) {
+  RouteFlows& route = routes_[r];
+  ++route.version;
+  if (route.ending.empty() || !(route.rate > 0)) return;
+  const double time = route.updated + (route.ending.front().first - route.moved) / route.rate;
+  push({std::max(time, now_), r, route.version, EventKind::route_next});
 }
 
 void FlowNetwork::activate(std::uint32_t f) {
-  Flow& flow = flows_[f];
-  flow.updated = now_;
-  if (flow.remaining <= 0 || flow.hops == 0) {
-    flow.rate = flow.bound;  // nothing to share: the loopback, or an empty message
-  } else {
-    flow.active_at = static_cast<std::int32_t>(active_.size());
-    active_.push_back(f);
-    ++changes_;
-    flow.rate = provisional_rate(flow);
+  const Flow& flow = flows_[f];
+  if (flow.bytes <= 0 || flow.route.hops == 0) {
+    // Nothing to share: the loopback, or an empty message.
+    const double seconds = flow.bytes <= 0 ? 0 : flow.bytes / flow.route.bound;
+    push({now_ + seconds, f, 0, EventKind::end_alone});
+    return;
   }
-  schedule_completion(f);
+  const std::uint32_t r = route_of(flow.route);
+  RouteFlows& route = routes_[r];
+  catch_up(route);
+  if (!route.rated) {
+    route.rate = provisional_rate(route);
+    route.rated = true;
+  }
+  take_spare(route, route.rate);
+  ++route.flows;
+  ++sharing_;
+  ++changes_;
+  route.ending.emplace_back(route.moved + flow.bytes, f);
+  std::push_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
+  if (route.ending.front().second == f) schedule(r);
 }
 
-void FlowNetwork::finish(std::uint32_t f, std::vector<std::uint64_t>& completed) {
-  Flow& flow = flows_[f];
-  if (flow.active_at >= 0) {
-    const std::uint32_t last = active_.back();
-    active_[static_cast<std::size_t>(flow.active_at)] = last;
-    flows_[last].active_at = flow.active_at;
-    active_.pop_back();
-    flow.active_at = -1;
+void FlowNetwork::end_flow(std::uint32_t f, std::vector<std::uint64_t>& completed) {
+  completed.push_back(flows_[f].token);
+  free_flows_.push_back(f);
+  --in_flight_;
+}
+
+// The route's first flow ends now (the event was computed for it), with every other one whose
+// end is within rounding of the route's clock.
+void FlowNetwork::route_next(std::uint32_t r, std::vector<std::uint64_t>& completed) {
+  RouteFlows& route = routes_[r];
+  catch_up(route);
+  const double reached = route.moved * (1 + 1e-12) + 1e-6;
+  do {
+    const std::uint32_t f = route.ending.front().second;
+    std::pop_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
+    route.ending.pop_back();
+    end_flow(f, completed);
+    --route.flows;
+    --sharing_;
     ++changes_;
+  } while (!route.ending.empty() && route.ending.front().first <= reached);
+  if (route.flows == 0) {
+    release_route(r);
+  } else {
+    schedule(r);
   }
-  completed.push_back(flow.token);
-  ++flow.version;
-  free_.push_back(f);
 }
 
 void FlowNetwork::maybe_solve() {
   if (changes_ == 0) return;
-  const double threshold = std::max(1.0, tolerance_ * static_cast<double>(active_at_solve_));
+  const double threshold = std::max(1.0, tolerance_ * static_cast<double>(sharing_at_solve_));
   if (static_cast<double>(changes_) >= threshold) solve();
 }
 
@@ -130,7 +192,7 @@ double FlowNetwork::next_time() {
   for (;;) {
     while (!events_.empty()) {
       const Event& top = events_.front();
-      if (top.kind == EventKind::activate || top.version == flows_[top.flow].version) break;
+      if (top.kind != EventKind::route_next || top.version == routes_[top.id].version) break;
       std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
       events_.pop_back();
     }
@@ -153,58 +215,63 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
     const Event event = events_.front();
     std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
     events_.pop_back();
-    if (event.kind == EventKind::activate) {
-      activate(event.flow);
-    } else if (event.version == flows_[event.flow].version) {
-      finish(event.flow, completed);
+    switch (event.kind) {
+      case EventKind::activate:
+        activate(event.id);
+        break;
+      case EventKind::end_alone:
+        end_flow(event.id, completed);
+        break;
+      case EventKind::route_next:
+        if (event.version == routes_[event.id].version) route_next(event.id, completed);
+        break;
     }
   }
-  if (events_.size() > 4 * in_flight() + 4096) compact_events();
+  if (events_.size() > 4 * (in_flight_ + active_.size()) + 4096) compact_events();
   return time;
 }
 
 void FlowNetwork::compact_events() {
   std::erase_if(events_, [&](const Event& e) {
-    return e.kind == EventKind::complete && e.version != flows_[e.flow].version;
+    return e.kind == EventKind::route_next && e.version != routes_[e.id].version;
   });
   std::make_heap(events_.begin(), events_.end(), std::greater<>{});
 }
 
-// Weighted max-min fairness by progressive filling: raise a common level λ; a flow gets
-// λ × weight until a link on its route saturates (the flows crossing it are fixed at that
-// level) or it reaches its own bound.
+// Weighted max-min fairness by progressive filling, over routes in use: raise a common level λ; a
+// route's flows get λ × weight each until a link of the route saturates (the routes crossing it
+// are fixed at that level) or they reach the route's bound.
 void FlowNetwork::solve() {
   ++solves_;
   ensure_links();
   touched_links_.clear();
-  for (const std::uint32_t f : active_) {
-    Flow& flow = flows_[f];
-    flow.remaining = std::max(0.0, flow.remaining - flow.rate * (now_ - flow.updated));
-    flow.updated = now_;
-    flow.fixed = false;
-    for (std::uint32_t h = 0; h < flow.hops; ++h) {
-      const std::uint32_t l = hops_[flow.first_hop + h];
+  for (const std::uint32_t r : active_) {
+    RouteFlows& route = routes_[r];
+    catch_up(route);
+    route.fixed = false;
+    for (std::uint32_t h = 0; h < route.hops; ++h) {
+      const std::uint32_t l = hops_[route.first_hop + h];
       if (link_unfixed_[l]++ == 0) {
         touched_links_.push_back(l);
         weight_sum_[l] = 0;
       }
-      weight_sum_[l] += flow.weight;
+      weight_sum_[l] += static_cast<double>(route.flows) * route.weight;
     }
   }
-  // Flows grouped by link (CSR).
+  // Routes grouped by link (CSR).
   std::uint32_t offset = 0;
   for (const std::uint32_t l : touched_links_) {
-    link_flow_start_[l] = offset;
+    link_route_start_[l] = offset;
     offset += link_unfixed_[l];
   }
-  link_flows_.resize(offset);
+  link_routes_.resize(offset);
   for (const std::uint32_t l : touched_links_)
-    link_flow_end_[l] = link_flow_start_[l];
-  for (const std::uint32_t f : active_) {
-    const Flow& flow = flows_[f];
-    for (std::uint32_t h = 0; h < flow.hops; ++h) {
-      const std::uint32_t l = hops_[flow.first_hop + h];
-      link_flows_[link_flow_end_[l]++] = f;
+    link_route_end_[l] = link_route_start_[l];
+  for (const std::uint32_t r : active_) {
+    const RouteFlows& route = routes_[r];
+    for (std::uint32_t h = 0; h < route.hops; ++h) {
+      const std::uint32_t l = hops_[route.first_hop + h];
+      link_routes_[link_route_end_[l]++] = r;
     }
   }
   struct LinkLevel {
@@ -223,24 +290,25 @@ void FlowNetwork::solve() {
     heap.push_back({capacity_[l] / weight_sum_[l], l, 0});
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-  // Flows in the order their own bound would stop them.
+  // Routes in the order their own bound would stop them.
   std::vector<std::pair<double, std::uint32_t>> by_bound;
-  for (const std::uint32_t f : active_) {
-    if (flows_[f].bound_binds) by_bound.emplace_back(flows_[f].bound / flows_[f].weight, f);
+  for (const std::uint32_t r : active_) {
+    if (routes_[r].bound_binds) by_bound.emplace_back(routes_[r].bound / routes_[r].weight, r);
   }
   std::sort(by_bound.begin(), by_bound.end());
   std::size_t next_bound = 0;
 
-  auto fix = [&](std::uint32_t f, double rate, std::uint32_t saturated) {
-    Flow& flow = flows_[f];
-    flow.fixed = true;
-    flow.rate = rate;
-    for (std::uint32_t h = 0; h < flow.hops; ++h) {
-      const std::uint32_t l = hops_[flow.first_hop + h];
+  auto fix = [&](std::uint32_t r, double rate, std::uint32_t saturated) {
+    RouteFlows& route = routes_[r];
+    route.fixed = true;
+    route.new_rate = rate;
+    const double flows = static_cast<double>(route.flows);
+    for (std::uint32_t h = 0; h < route.hops; ++h) {
+      const std::uint32_t l = hops_[route.first_hop + h];
       --link_unfixed_[l];
       if (l == saturated) continue;
-      remaining_capacity_[l] -= rate;
-      weight_sum_[l] -= flow.weight;
+      remaining_capacity_[l] -= rate * flows;
+      weight_sum_[l] -= route.weight * flows;
       if (link_unfixed_[l] > 0) {
         const double level =
             std::max(0.0, remaining_capacity_[l]) / std::max(weight_sum_[l], 1e-300);
@@ -251,7 +319,7 @@ void FlowNetwork::solve() {
   };
 
   for (;;) {
-    while (next_bound < by_bound.size() && flows_[by_bound[next_bound].second].fixed)
+    while (next_bound < by_bound.size() && routes_[by_bound[next_bound].second].fixed)
       ++next_bound;
     while (!heap.empty() && (heap.front().version != link_version_[heap.front().link] ||
                              link_unfixed_[heap.front().link] == 0)) {
@@ -261,8 +329,8 @@ void FlowNetwork::solve() {
     const bool have_bound = next_bound < by_bound.size();
     if (!have_bound && heap.empty()) break;
     if (have_bound && (heap.empty() || by_bound[next_bound].first <= heap.front().level)) {
-      const std::uint32_t f = by_bound[next_bound++].second;
-      fix(f, flows_[f].bound, static_cast<std::uint32_t>(-1));
+      const std::uint32_t r = by_bound[next_bound++].second;
+      fix(r, routes_[r].bound, static_cast<std::uint32_t>(-1));
       continue;
     }
     const LinkLevel saturated = heap.front();
@@ -272,21 +340,28 @@ void FlowNetwork::solve() {
     level_[l] = saturated.level;
     remaining_capacity_[l] = 0;
     ++link_version_[l];
-    // Every unfixed flow crossing l gets the level.
-    for (std::uint32_t i = link_flow_start_[l]; i < link_flow_end_[l] && link_unfixed_[l] > 0;
+    // Every unfixed route crossing l gets the level.
+    for (std::uint32_t i = link_route_start_[l]; i < link_route_end_[l] && link_unfixed_[l] > 0;
          ++i) {
-      const std::uint32_t f = link_flows_[i];
-      if (!flows_[f].fixed) fix(f, saturated.level * flows_[f].weight, l);
+      const std::uint32_t r = link_routes_[i];
+      if (!routes_[r].fixed) fix(r, saturated.level * routes_[r].weight, l);
     }
   }
   for (const std::uint32_t l : touched_links_) {
     spare_[l] = level_[l] < kInfinity ? 0.0 : std::max(0.0, remaining_capacity_[l]);
     link_unfixed_[l] = 0;
   }
-  for (const std::uint32_t f : active_)
-    schedule_completion(f);
+  // Only routes whose rate changed are rescheduled: their flows' ends stay in bytes, not time.
+  for (const std::uint32_t r : active_) {
+    RouteFlows& route = routes_[r];
+    route.rated = true;
+    if (route.new_rate != route.rate) {
+      route.rate = route.new_rate;
+      schedule(r);
+    }
+  }
   changes_ = 0;
-  active_at_solve_ = active_.size();
+  sharing_at_solve_ = sharing_;
 }
 
 }  // namespace a2a::sim::scale

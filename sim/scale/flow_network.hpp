@@ -8,15 +8,23 @@
 //    proportional to 1 / (its route latency), and no flow exceeds its route's bound (slowest link,
 //    TCP window); fatpipe links (a node's loopback) bound a flow without being shared.
 // SimGrid re-solves the max-min problem over every flow each time one starts or ends — quadratic
-// when all ranks exchange at once. Here the rates are re-solved in batches: only once the flows
-// that started or ended since the last solve reach `tolerance` × the flows in flight at that solve
-// (tolerance 0 re-solves at every change, like SimGrid). In between, a flow that ends leaves its
-// bandwidth unused and a flow that starts gets the rate the last solve gave its links (the
-// saturation level of a saturated link, the spare capacity of the others).
+// when all ranks exchange at once. Here two things keep it cheap:
+//  * Rates are re-solved in batches: only once the flows that started or ended since the last
+//    solve reach `tolerance` × the flows in flight at that solve (tolerance 0 re-solves at every
+//    change, like SimGrid). In between, a flow that ends leaves its bandwidth unused and a flow
+//    that starts gets the rate the last solve gave its route (or, on a route nobody used then, the
+//    saturation level of its saturated links and the spare capacity of the others).
+//  * Flows on the same route (the same node pair) cross the same links with the same weight and
+//    bound, so max-min fairness gives them the same rate: the solver works on routes in use, each
+//    with its number of flows, not on flows. All flows of a route progress at its one rate, so a
+//    route keeps a single clock of bytes moved per flow and its flows in the order they will end;
+//    a new rate reschedules the route, not each of its flows.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/scale/routes.hpp"
@@ -38,40 +46,56 @@ class FlowNetwork {
   // Returns that time.
   double step(std::vector<std::uint64_t>& completed);
 
-  bool idle() const { return in_flight() == 0; }
+  bool idle() const { return in_flight_ == 0; }
   std::int64_t solves() const { return solves_; }
-  std::size_t in_flight() const { return flows_.size() - free_.size(); }
+  std::size_t in_flight() const { return in_flight_; }
 
  private:
   struct Flow {
-    double remaining = 0;  // bytes
-    double rate = 0;       // bytes/s
-    double updated = 0;    // time `remaining` was computed at
-    double weight = 1;     // 1 / route latency
-    double bound = 0;
+    double bytes = 0;
     std::uint64_t token = 0;
+    Route route;
+  };
+  // A route in use and the flows on it in their bandwidth phase.
+  struct RouteFlows {
     std::uint32_t first_hop = 0;
     std::uint32_t hops = 0;
-    std::uint32_t version = 0;    // bumped whenever its completion time changes
-    std::int32_t active_at = -1;  // position in active_, or -1
-    bool fixed = false;           // solve scratch
+    double weight = 1;  // 1 / route latency
+    double bound = 0;
     bool bound_binds = true;
+    std::int64_t flows = 0;
+    double rate = 0;     // bytes/s of each of its flows
+    double moved = 0;    // bytes each flow of this route has moved since the route came into use
+    double updated = 0;  // time `moved` was computed at
+    bool rated = false;  // `rate` is valid (from a solve, or provisional)
+    std::uint32_t version = 0;    // bumped whenever its next completion moves
+    std::int32_t active_at = -1;  // position in active_, or -1
+    // Solve scratch.
+    bool fixed = false;
+    double new_rate = 0;
+    // (moved at which the flow ends, flow), a min-heap.
+    std::vector<std::pair<double, std::uint32_t>> ending;
   };
-  enum class EventKind : std::uint8_t { activate, complete };
+  enum class EventKind : std::uint8_t { activate, end_alone, route_next };
   struct Event {
     double time;
-    std::uint32_t flow;
+    std::uint32_t id;  // a flow (activate, end_alone) or a route (route_next)
     std::uint32_t version;
     EventKind kind;
     bool operator>(const Event& o) const { return time > o.time; }
   };
 
   std::uint32_t new_flow();
+  std::uint32_t route_of(const Route& route);
+  void release_route(std::uint32_t r);
   void push(Event event);
   void activate(std::uint32_t f);
-  void finish(std::uint32_t f, std::vector<std::uint64_t>& completed);
-  void schedule_completion(std::uint32_t f);
-  double provisional_rate(const Flow& flow);
+  void end_flow(std::uint32_t f, std::vector<std::uint64_t>& completed);
+  void route_next(std::uint32_t r, std::vector<std::uint64_t>& completed);
+  void catch_up(RouteFlows& route) const;
+  void schedule(std::uint32_t r);
+  double provisional_rate(const RouteFlows& route) const;
+  void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
   void solve();
   void compact_events();
@@ -84,11 +108,16 @@ class FlowNetwork {
   double now_ = 0;
 
   std::vector<Flow> flows_;
-  std::vector<std::uint32_t> free_;
-  std::vector<std::uint32_t> active_;  // flows in their bandwidth phase on shared links
-  std::vector<Event> events_;          // a min-heap, with stale completions left in
-  std::size_t changes_ = 0;            // flows started or ended since the last solve
-  std::size_t active_at_solve_ = 0;
+  std::vector<std::uint32_t> free_flows_;
+  std::vector<RouteFlows> routes_;
+  std::vector<std::uint32_t> free_routes_;
+  std::unordered_map<std::uint32_t, std::uint32_t> route_by_first_hop_;
+  std::vector<std::uint32_t> active_;  // routes with flows in their bandwidth phase
+  std::vector<Event> events_;          // a min-heap, with stale route events left in
+  std::size_t in_flight_ = 0;
+  std::size_t sharing_ = 0;  // flows in their bandwidth phase on shared links
+  std::size_t changes_ = 0;  // flows started or ended since the last solve
+  std::size_t sharing_at_solve_ = 0;
   std::int64_t solves_ = 0;
 
   // Per link, from the last solve.
@@ -97,8 +126,8 @@ class FlowNetwork {
   std::vector<double> weight_at_solve_;
   // Solve scratch, per link.
   std::vector<double> remaining_capacity_, weight_sum_;
-  std::vector<std::uint32_t> link_version_, link_unfixed_, link_flow_start_, link_flow_end_;
-  std::vector<std::uint32_t> link_flows_;  // flows by link (CSR)
+  std::vector<std::uint32_t> link_version_, link_unfixed_, link_route_start_, link_route_end_;
+  std::vector<std::uint32_t> link_routes_;  // routes by link (CSR)
   std::vector<std::uint32_t> touched_links_;
 };
 

@@ -280,8 +280,8 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
       const RankState& state = run.states[static_cast<size_t>(r)];
       if (!state.error.empty())
         throw Error(label + ": rank " + std::to_string(r) + ": " + state.error);
-      if (fibers.finished(r)) fibers.release_stack(r);
     }
+    fibers.release_finished_prefix();
     loop.collect_posts(runnable);
     runnable.clear();
     loop.advance(lookahead, runnable);
