@@ -6,7 +6,8 @@
 #      parlinna_coalesced r = 4 batch 8;
 #   2. scattered batch 32 at P = 16,384 (polaris);
 #   3. P = 4,096 side by side, SimGrid engine then scale engine (the speed-up is their ratio).
-# Usage: bench/scale_targets.sh [BUILD_DIR] [TIMEOUT_SECONDS] [PART...]   (PART: 1 2 3; default all)
+# Usage: [TARGETS="..."] [PLATFORMS="polaris fugaku"] bench/scale_targets.sh [BUILD_DIR] [TIMEOUT_SECONDS] [PART...]
+#        (PART: 1 2 3; default all; TARGETS and PLATFORMS narrow part 1)
 set -uo pipefail
 here=$(dirname "$0")
 build=${1:-build}
@@ -14,11 +15,11 @@ limit=${2:-660}
 shift 2 2>/dev/null || shift $#
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(1 2 3)
-targets="parlogna:radix=2 parlogna:radix=4 parlogna:radix=16 parlogna:radix=362 two_phase_bruck padded_bruck parlinna_coalesced:radix=4,batch=8"
+targets=${TARGETS:-"parlogna:radix=2 parlogna:radix=4 parlogna:radix=16 parlogna:radix=362 two_phase_bruck padded_bruck parlinna_coalesced:radix=4,batch=8"}
 header=
 for part in "${parts[@]}"; do
   case $part in
-    1) for platform in polaris fugaku; do
+    1) for platform in ${PLATFORMS:-polaris fugaku}; do
          ENGINE=scale PLATFORM=$platform RANKS_PER_NODE=32 ALGOS=$targets NO_HEADER=$header \
            "$here/sim_scaling.sh" "$build" "$limit" 131072
          header=1

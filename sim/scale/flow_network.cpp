@@ -53,8 +53,8 @@ void FlowNetwork::start(double start, const Route& route, double bytes, std::uin
 }
 
 std::uint32_t FlowNetwork::route_of(const Route& spec) {
-  const auto found = route_by_first_hop_.find(spec.first);
-  if (found != route_by_first_hop_.end()) return found->second;
+  if (spec.id >= slot_of_route_.size()) slot_of_route_.resize(spec.id + 1, kNoSlot);
+  if (slot_of_route_[spec.id] != kNoSlot) return slot_of_route_[spec.id];
   std::uint32_t r;
   if (!free_routes_.empty()) {
     r = free_routes_.back();
@@ -64,6 +64,7 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
     routes_.emplace_back();
   }
   RouteFlows& route = routes_[r];
+  route.id = spec.id;
   route.first_hop = spec.first;
   route.hops = spec.hops;
   route.weight = 1.0 / std::max(spec.latency, 1e-12);
@@ -76,7 +77,7 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
   route.rated = false;
   route.active_at = static_cast<std::int32_t>(active_.size());
   active_.push_back(r);
-  route_by_first_hop_.emplace(spec.first, r);
+  slot_of_route_[spec.id] = r;
   return r;
 }
 
@@ -90,7 +91,7 @@ void FlowNetwork::release_route(std::uint32_t r) {
   route.active_at = -1;
   route.ending.clear();
   ++route.version;
-  route_by_first_hop_.erase(route.first_hop);
+  slot_of_route_[route.id] = kNoSlot;
   free_routes_.push_back(r);
 }
 

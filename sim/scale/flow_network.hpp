@@ -23,7 +23,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -57,7 +56,10 @@ class FlowNetwork {
     Route route;
   };
   // A route in use and the flows on it in their bandwidth phase.
+  static constexpr std::uint32_t kNoSlot = 0xFFFFFFFF;
+
   struct RouteFlows {
+    std::uint32_t id = 0;  // Route::id
     std::uint32_t first_hop = 0;
     std::uint32_t hops = 0;
     double weight = 1;  // 1 / route latency
@@ -111,9 +113,9 @@ class FlowNetwork {
   std::vector<std::uint32_t> free_flows_;
   std::vector<RouteFlows> routes_;
   std::vector<std::uint32_t> free_routes_;
-  std::unordered_map<std::uint32_t, std::uint32_t> route_by_first_hop_;
-  std::vector<std::uint32_t> active_;  // routes with flows in their bandwidth phase
-  std::vector<Event> events_;          // a min-heap, with stale route events left in
+  std::vector<std::uint32_t> slot_of_route_;  // by Route::id: index into routes_, or kNoSlot
+  std::vector<std::uint32_t> active_;         // routes with flows in their bandwidth phase
+  std::vector<Event> events_;                 // a min-heap, with stale route events left in
   std::size_t in_flight_ = 0;
   std::size_t sharing_ = 0;  // flows in their bandwidth phase on shared links
   std::size_t changes_ = 0;  // flows started or ended since the last solve

@@ -37,6 +37,7 @@ Route RouteTable::between(int src, int dst) {
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
   Route route;
+  route.id = static_cast<std::uint32_t>(routes_.size());
   route.first = static_cast<std::uint32_t>(hops_.size());
   route.latency = latency;
   route.bound = std::numeric_limits<double>::infinity();

@@ -13,6 +13,7 @@
 namespace a2a::sim::scale {
 
 struct Route {
+  std::uint32_t id = 0;     // dense: 0, 1, 2, ... in the order routes are first asked for
   std::uint32_t first = 0;  // into RouteTable::hops()
   std::uint32_t hops = 0;   // shared links crossed
   double latency = 0;       // seconds, sum over the route's links

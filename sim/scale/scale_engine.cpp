@@ -97,8 +97,7 @@ class EventLoop {
   // Messages posted that nobody received, as one line (empty if none).
   std::string unmatched() const {
     for (const auto& [key, queue] : pending_) {
-      if (queue.empty()) continue;
-      const Pending& p = queue.front();
+      const Pending& p = queue.head;
       const int other = static_cast<int>((key >> 34) == static_cast<std::uint64_t>(p.side.rank)
                                              ? (key >> 2) & 0xFFFFFFFF
                                              : key >> 34);
@@ -120,15 +119,24 @@ class EventLoop {
     const int src = post.receive ? post.peer : rank;
     const int dst = post.receive ? rank : post.peer;
     const std::uint64_t k = key(src, dst, post.kind);
-    auto& queue = pending_[k];
     const Side side{rank, post.slot, post.at, post.size};
-    if (queue.empty() || queue.front().receive == post.receive) {
-      queue.push_back({side, post.receive, std::move(post.values)});
+    const auto found = pending_.find(k);
+    if (found == pending_.end()) {
+      pending_.emplace(k, PendingQueue{{side, post.receive, std::move(post.values)}, {}});
       return;
     }
-    Pending other = std::move(queue.front());
-    queue.erase(queue.begin());
-    if (queue.empty()) pending_.erase(k);
+    PendingQueue& queue = found->second;
+    if (queue.head.receive == post.receive) {
+      queue.rest.push_back({side, post.receive, std::move(post.values)});
+      return;
+    }
+    Pending other = std::move(queue.head);
+    if (queue.rest.empty()) {
+      pending_.erase(found);
+    } else {
+      queue.head = std::move(queue.rest.front());
+      queue.rest.erase(queue.rest.begin());
+    }
     Transfer transfer;
     transfer.kind = post.kind;
     if (post.receive) {
@@ -198,7 +206,13 @@ class EventLoop {
   RouteTable& routes_;
   FlowNetwork& network_;
   const std::string& label_;
-  std::unordered_map<std::uint64_t, std::vector<Pending>> pending_;
+  // Posts waiting for their other side, per (source, destination, kind), oldest first; all of
+  // one direction. Usually one, kept in place: a message costs no allocation for its queue.
+  struct PendingQueue {
+    Pending head;
+    std::vector<Pending> rest;
+  };
+  std::unordered_map<std::uint64_t, PendingQueue> pending_;
   std::vector<Transfer> transfers_;
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;
