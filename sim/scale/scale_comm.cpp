@@ -13,6 +13,18 @@ namespace a2a::sim::scale {
 namespace {
 constexpr Bytes kValueBytes = sizeof(std::int64_t);
 
+// Bytes of a message's pieces or a copy's moves, enumerated one by one.
+Bytes total_bytes(Pieces pieces) {
+  Bytes bytes = 0;
+  pieces([&](const Piece& piece) { bytes += piece.bytes; });
+  return bytes;
+}
+Bytes total_bytes(Moves moves) {
+  Bytes bytes = 0;
+  moves([&](const Move& move) { bytes += move.bytes; });
+  return bytes;
+}
+
 Post message(bool receive, Kind kind, int peer, Bytes size, std::vector<std::int64_t> values = {}) {
   Post post;
   post.receive = receive;
@@ -76,9 +88,7 @@ Request ScaleComm::post(Post message) {
 }
 
 Request ScaleComm::isend(int peer, Pieces pieces) {
-  Bytes bytes = 0;
-  pieces([&](const Piece& piece) { bytes += piece.bytes; });
-  return send_data(peer, bytes);
+  return send_data(peer, total_bytes(pieces));
 }
 
 Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes,
@@ -110,13 +120,7 @@ Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes,
 
 Request ScaleComm::isend_runs(int peer, BlockRuns runs, Pieces pieces) {
   return send_data(peer, run_bytes(
-                             runs,
-                             [&] {
-                               Bytes bytes = 0;
-                               pieces([&](const Piece& piece) { bytes += piece.bytes; });
-                               return bytes;
-                             },
-                             "a message"));
+                             runs, [&] { return total_bytes(pieces); }, "a message"));
 }
 
 Request ScaleComm::send_data(int peer, Bytes bytes) {
@@ -128,11 +132,7 @@ Request ScaleComm::send_data(int peer, Bytes bytes) {
 }
 
 Request ScaleComm::irecv(int peer, Pieces pieces) {
-  Bytes expected = -1;
-  if (run_.check_sizes) {
-    expected = 0;
-    pieces([&](const Piece& piece) { expected += piece.bytes; });
-  }
+  const Bytes expected = run_.check_sizes ? total_bytes(pieces) : -1;
   return post(message(true, Kind::data, peer, expected));
 }
 
@@ -236,20 +236,12 @@ int ScaleComm::outstanding() const {
 }
 
 void ScaleComm::copy(Moves moves) {
-  Bytes bytes = 0;
-  moves([&](const Move& move) { bytes += move.bytes; });
-  charge_copy(bytes);
+  charge_copy(total_bytes(moves));
 }
 
 void ScaleComm::copy_runs(BlockRuns runs, Moves moves) {
   charge_copy(run_bytes(
-      runs,
-      [&] {
-        Bytes bytes = 0;
-        moves([&](const Move& move) { bytes += move.bytes; });
-        return bytes;
-      },
-      "a copy"));
+      runs, [&] { return total_bytes(moves); }, "a copy"));
 }
 
 void ScaleComm::charge_copy(Bytes bytes) {
