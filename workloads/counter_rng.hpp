@@ -26,8 +26,15 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
 constexpr std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream) {
   return mix64(mix64(seed) ^ stream);
 }
+// draw_keyed in two halves, for loops over many b with one a: the row's key once, then each draw.
+constexpr std::uint64_t row_key(std::uint64_t key, std::uint64_t a) {
+  return mix64(key ^ a);
+}
+constexpr std::uint64_t draw_in_row(std::uint64_t row, std::uint64_t b) {
+  return mix64(row ^ b);
+}
 constexpr std::uint64_t draw_keyed(std::uint64_t key, std::uint64_t a, std::uint64_t b) {
-  return mix64(mix64(key ^ a) ^ b);
+  return draw_in_row(row_key(key, a), b);
 }
 constexpr std::uint64_t draw(std::uint64_t seed, std::uint64_t stream, std::uint64_t a,
                              std::uint64_t b) {

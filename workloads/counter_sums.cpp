@@ -23,7 +23,7 @@ inline std::uint64_t scale_small(std::uint64_t word, std::uint64_t b) {
     std::uint64_t row, std::uint64_t dst, std::uint64_t dst_step, std::int64_t n, std::uint64_t b) {
   std::uint64_t total = 0;
   for (std::int64_t k = 0; k < n; ++k)
-    total += scale_small(mix64(row ^ (dst + static_cast<std::uint64_t>(k) * dst_step)), b);
+    total += scale_small(draw_in_row(row, dst + static_cast<std::uint64_t>(k) * dst_step), b);
   return total;
 }
 
@@ -33,7 +33,7 @@ inline std::uint64_t scale_small(std::uint64_t word, std::uint64_t b) {
   std::uint64_t total = 0;
   for (std::int64_t k = 0; k < n; ++k) {
     const auto step = static_cast<std::uint64_t>(k);
-    total += scale_small(mix64(mix64(key ^ (src + step * src_step)) ^ (dst + step * dst_step)), b);
+    total += scale_small(draw_keyed(key, src + step * src_step, dst + step * dst_step), b);
   }
   return total;
 }
@@ -57,7 +57,7 @@ std::int64_t sum_below_or_equal(std::uint64_t key, std::int64_t src, std::int64_
     return total;
   }
   const std::uint64_t total =
-      src_step == 0 ? row_sum(mix64(key ^ s), d, ds, n, b) : pair_sum(key, s, ss, d, ds, n, b);
+      src_step == 0 ? row_sum(row_key(key, s), d, ds, n, b) : pair_sum(key, s, ss, d, ds, n, b);
   return static_cast<std::int64_t>(total);
 }
 

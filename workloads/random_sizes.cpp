@@ -78,10 +78,12 @@ class Uniform final : public FlaggedWorkload {
   }
   // Stops at the first block of the largest possible size (after ~top draws on average).
   std::int64_t row_max(int src) const override {
-    const std::uint64_t row = mix64(key_ ^ static_cast<std::uint64_t>(src));
+    const std::uint64_t row = workload_rng::row_key(key_, static_cast<std::uint64_t>(src));
     std::int64_t largest = 0;
     for (int d = 0; d < ranks() && largest < top_; ++d) {
-      largest = std::max(largest, below_or_equal(mix64(row ^ static_cast<std::uint64_t>(d)), top_));
+      largest = std::max(
+          largest,
+          below_or_equal(workload_rng::draw_in_row(row, static_cast<std::uint64_t>(d)), top_));
     }
     return largest;
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/bruck/bruck_indices.hpp"
+#include "tests/unit/block_runs.hpp"
 
 namespace a2a::bruck {
 namespace {
@@ -137,17 +138,6 @@ TEST_CASE("bruck indices: blocks of a round: list, count, packed slots") {
   }
 }
 
-// A run expanded block by block (src and dst stepping modulo P).
-std::vector<BlockId> expand(int P, const BlockRun& run) {
-  std::vector<BlockId> out;
-  BlockId block = run.first;
-  for (std::int64_t k = 0; k < run.count; ++k) {
-    out.push_back(block);
-    block = {(block.src + run.src_step) % P, (block.dst + run.dst_step) % P};
-  }
-  return out;
-}
-
 bool block_less(BlockId a, BlockId b) {
   return a.src != b.src ? a.src < b.src : a.dst < b.dst;
 }
@@ -173,8 +163,7 @@ TEST_CASE("bruck indices: a round's runs are exactly its blocks, at most ~sqrt(P
               CHECK(
                   (run.src_step >= 0 && run.src_step < P && run.dst_step >= 0 && run.dst_step < P));
               CHECK((run.src_step == 0 || run.dst_step == 0));
-              for (BlockId block : expand(P, run))
-                got.push_back(block);
+              test::expand(P, run, got);
               ++runs;
             });
             std::sort(expected.begin(), expected.end(), block_less);

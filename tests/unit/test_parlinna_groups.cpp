@@ -19,6 +19,7 @@
 #include "algorithms/bruck/bruck_indices.hpp"
 #include "algorithms/nonuniform/parlinna_layout.hpp"
 #include "algorithms/nonuniform/parlogna_indices.hpp"
+#include "tests/unit/block_runs.hpp"
 
 namespace a2a::parlinna {
 namespace {
@@ -187,15 +188,6 @@ TEST_CASE("ParLinNa phase 1: rank (n, g) holds the blocks from (n, *) to (m, g) 
   }
 }
 
-// Appends the blocks of a run, stepping modulo P.
-void expand(int P, const BlockRun& run, std::vector<BlockId>& out) {
-  BlockId block = run.first;
-  for (std::int64_t k = 0; k < run.count; ++k) {
-    out.push_back(block);
-    block = {(block.src + run.src_step) % P, (block.dst + run.dst_step) % P};
-  }
-}
-
 TEST_CASE("ParLinNa phase 2: peers pair up and both sides name the same blocks") {
   for (int P = 1; P <= kMaxRanks; ++P) {
     for (int Q : node_sizes(P)) {
@@ -213,12 +205,13 @@ TEST_CASE("ParLinNa phase 2: peers pair up and both sides name the same blocks")
         // The rows as runs (one row per message, all rows for the rearrangement) name exactly
         // the blocks of outgoing_block.
         std::vector<BlockId> all_rows;
-        outgoing_runs(h, 1, h.nodes - 1, [&](const BlockRun& run) { expand(P, run, all_rows); });
+        outgoing_runs(h, 1, h.nodes - 1,
+                      [&](const BlockRun& run) { test::expand(P, run, all_rows); });
         CHECK(all_rows.size() == static_cast<std::size_t>((h.nodes - 1) * Q));
         for (int k = 1; k < h.nodes; ++k) {
           CHECK(row_of_node(h, node_of_row(h, k)) == k);
           std::vector<BlockId> row_blocks;
-          outgoing_runs(h, k, 1, [&](const BlockRun& run) { expand(P, run, row_blocks); });
+          outgoing_runs(h, k, 1, [&](const BlockRun& run) { test::expand(P, run, row_blocks); });
           CHECK(row_blocks.size() == static_cast<std::size_t>(Q));
           for (int o = 0; o < Q; ++o)
             CHECK(std::count(all_rows.begin(), all_rows.end(), outgoing_block(h, k, o)) == 1);

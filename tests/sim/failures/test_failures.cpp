@@ -127,6 +127,28 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("block runs outside the ranks are a contract violation on the scale engine") {
+  const std::string message = failure_of([](Comm& comm, const Params&) {
+    const int peer = comm.rank() ^ 1;
+    const Request received = receive_bytes(comm, peer, 8);
+    const Request sent = comm.isend_runs(
+        peer,
+        [&](RunSink out) {
+          out({{comm.rank(), comm.size()}, 0, 0, 1});
+        },
+        [&](PieceSink out) {
+          out({{comm.rank(), peer}, Place::send_block(peer), 8});
+        });
+    comm.wait(sent);
+    comm.wait(received);
+  });
+  if (engine_name == "scale") {
+    CHECK(message.find("a message: a block run outside the 4 ranks") != std::string::npos);
+  } else {
+    CHECK(message == "no error");
+  }
+}
+
 int main(int argc, char** argv) {
   doctest::Context context;
   for (int i = 1; i < argc; ++i) {
