@@ -101,52 +101,49 @@ TEST_CASE("leaving a request unwaited is a contract violation") {
   CHECK(message.find("requests were never waited for") != std::string::npos);
 }
 
-TEST_CASE(
-    "block runs that disagree with their pieces are a contract violation on the scale engine") {
-  // The pieces name 8 bytes (the workload's block); the runs claim two blocks. The SimGrid engine
-  // moves the pieces and never reads the runs; the scale engine sums the runs and, under
-  // check_sizes, compares them with the pieces.
-  const std::string message = failure_of([](Comm& comm, const Params&) {
-    const int peer = comm.rank() ^ 1;
-    const Request received = receive_bytes(comm, peer, 8);
-    const Request sent = comm.isend_runs(
-        peer,
-        [&](RunSink out) {
-          out({{comm.rank(), peer}, 0, 1, 2});
-        },
-        [&](PieceSink out) {
-          out({{comm.rank(), peer}, Place::send_block(peer), 8});
-        });
-    comm.wait(sent);
-    comm.wait(received);
-  });
+// Every rank exchanges its 8-byte block with rank ^ 1, sending it with `Run(comm, peer)` as the
+// block runs. The SimGrid engine moves the pieces and never reads the runs; the scale engine sums
+// the runs and checks them (bounds always, against the pieces under check_sizes).
+template <BlockRun (*Run)(const Comm&, int)>
+void exchange_with_runs(Comm& comm, const Params&) {
+  const int peer = comm.rank() ^ 1;
+  const Request received = receive_bytes(comm, peer, 8);
+  const Request sent = comm.isend_runs(
+      peer, [&](RunSink out) { out(Run(comm, peer)); },
+      [&](PieceSink out) {
+        out({{comm.rank(), peer}, Place::send_block(peer), 8});
+      });
+  comm.wait(sent);
+  comm.wait(received);
+}
+
+// The scale engine reports `expected`; the SimGrid engine, which ignores runs, reports nothing.
+void check_scale_engine_reports(const std::string& message, const std::string& expected) {
   if (engine_name == "scale") {
-    CHECK(message.find("a message of 8 bytes described by runs of 16 bytes") != std::string::npos);
+    CHECK(message.find(expected) != std::string::npos);
   } else {
     CHECK(message == "no error");
   }
 }
 
+// The pieces name 8 bytes (the workload's block); these runs claim two blocks.
+BlockRun two_blocks(const Comm& comm, int peer) {
+  return {{comm.rank(), peer}, 0, 1, 2};
+}
+// A destination one past the last rank.
+BlockRun past_the_ranks(const Comm& comm, int) {
+  return {{comm.rank(), comm.size()}, 0, 0, 1};
+}
+
+TEST_CASE(
+    "block runs that disagree with their pieces are a contract violation on the scale engine") {
+  check_scale_engine_reports(failure_of(exchange_with_runs<two_blocks>),
+                             "a message of 8 bytes described by runs of 16 bytes");
+}
+
 TEST_CASE("block runs outside the ranks are a contract violation on the scale engine") {
-  const std::string message = failure_of([](Comm& comm, const Params&) {
-    const int peer = comm.rank() ^ 1;
-    const Request received = receive_bytes(comm, peer, 8);
-    const Request sent = comm.isend_runs(
-        peer,
-        [&](RunSink out) {
-          out({{comm.rank(), comm.size()}, 0, 0, 1});
-        },
-        [&](PieceSink out) {
-          out({{comm.rank(), peer}, Place::send_block(peer), 8});
-        });
-    comm.wait(sent);
-    comm.wait(received);
-  });
-  if (engine_name == "scale") {
-    CHECK(message.find("a message: a block run outside the 4 ranks") != std::string::npos);
-  } else {
-    CHECK(message == "no error");
-  }
+  check_scale_engine_reports(failure_of(exchange_with_runs<past_the_ranks>),
+                             "a message: a block run outside the 4 ranks");
 }
 
 int main(int argc, char** argv) {
