@@ -6,13 +6,11 @@
 //    pieces (block identity, where the bytes live, how many). The backend calls it exactly once,
 //    while isend/irecv/copy runs, and never keeps it: MPI packs bytes, a simulator sums sizes.
 //  * Blocks are named by identity (source rank, destination rank). Their sizes are looked up
-//  through
-//    block_bytes(): a rank knows its own send and receive blocks and any block whose size it
-//    received in a metadata message. On MPI the sizes are real integers that travel; a simulator
-//    may answer from its lazy workload generator instead of storing them.
-//  * Payload may be absent. Algorithms never read or write bytes themselves, so they cannot branch
-//  on
-//    them.
+//    through block_bytes(): a rank knows its own send and receive blocks and any block whose
+//    size it received in a metadata message. On MPI the sizes are real integers that travel; a
+//    simulator may answer from its lazy workload generator instead of storing them.
+//  * Payload may be absent. Algorithms never read or write bytes themselves, so they cannot
+//    branch on them.
 #pragma once
 
 #include <cstdint>

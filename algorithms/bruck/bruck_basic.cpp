@@ -2,8 +2,7 @@
 // Uniform blocks of n bytes, radix 2, w = num_digits(P - 1, 2) steps.
 //  (1) Local shift: R[i] = S[(p + i) mod P].
 //  (2) Step k = 0..w-1: send to (p + 2^k) mod P every R[i] whose bit k of i is set (packed),
-//  receive
-//      as many from (p - 2^k) mod P and put them in the same positions of R.
+//      receive as many from (p - 2^k) mod P and put them in the same positions of R.
 //  (3) Inverse shift: out[j] = R[(p - j) mod P].
 // Before step k position i holds the block from p - (i mod 2^k) to that source + i; after the last
 // step, the block from p - i to p, which is why step (3) is needed.

@@ -51,11 +51,42 @@ void rearrange(Comm& comm, const Hierarchy& h, const parlinna::Outbox& outbox) {
                  });
 }
 
+// Where row k starts in the compacted outbox: the sum of rows 1..k−1. Computed on demand, because a
+// backend that sizes messages from block runs never asks; one that asks for the rows in order
+// (every backend with places) gets each row summed once.
+class RowStarts {
+ public:
+  RowStarts(const Comm& comm, const Hierarchy& h) : comm_(comm), h_(h) {}
+
+  Bytes of(int k) {
+    if (k < next_row_) {  // asked out of order: count again from the first row
+      next_row_ = 1;
+      next_start_ = 0;
+    }
+    for (; next_row_ < k; ++next_row_)
+      next_start_ += row_bytes(next_row_);
+    return next_start_;
+  }
+
+ private:
+  Bytes row_bytes(int k) const {
+    Bytes bytes = 0;
+    for (int o = 0; o < h_.ranks_per_node; ++o)
+      bytes += comm_.block_bytes(parlinna::outgoing_block(h_, k, o));
+    return bytes;
+  }
+
+  const Comm& comm_;
+  const Hierarchy& h_;
+  int next_row_ = 1;
+  Bytes next_start_ = 0;
+};
+
 void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox& outbox) {
   const Hierarchy& h = setup.hierarchy;
   const int Q = h.ranks_per_node;
   comm.set_phase(phase::inter_node);
-  Bytes row_start = 0;  // rows are sent in the order they were compacted
+  RowStarts row_starts(comm, h);  // rows are sent in the order they were compacted
   for (int first = 1; first < h.nodes; first += setup.batch) {
     const int last = std::min(first + setup.batch, h.nodes);
     comm.next_round();
@@ -71,12 +102,12 @@ void inter_node(Comm& comm, const parlinna::Setup& setup, const parlinna::Outbox
       comm.isend_runs(
           parlinna::send_peer(h, k), [&](RunSink out) { parlinna::outgoing_runs(h, k, 1, out); },
           [&](PieceSink out) {
-            // Called once by every backend that uses places; a size-only one may skip it.
+            Bytes offset = row_starts.of(k);
             for (int o = 0; o < Q; ++o) {
               const BlockId block = parlinna::outgoing_block(h, k, o);
               const Bytes bytes = comm.block_bytes(block);
-              out({block, outbox.at(row_start), bytes});
-              row_start += bytes;
+              out({block, outbox.at(offset), bytes});
+              offset += bytes;
             }
           });
     }

@@ -135,25 +135,25 @@ void RecordingComm::log_op(Op op) {
   const bool is_read = op.kind == Op::Kind::read;
   if (extended(is_read ? last_read_ : last_change_, op)) return;
   (is_read ? last_read_ : last_change_) = log_.events(rank_).size();
-  Event event;
-  event.kind = Event::Kind::op;
-  event.round = round_;
-  event.sub = sub_;
-  event.time = clock_();
-  event.phase = phase_;
+  Event event = stamped(Event::Kind::op);
   event.op = std::move(op);
   log_.events(rank_).push_back(std::move(event));
 }
 
 void RecordingComm::log_message(Message message) {
+  Event event = stamped(Event::Kind::message);
+  event.message = message;
+  log_.events(rank_).push_back(std::move(event));
+}
+
+Event RecordingComm::stamped(Event::Kind kind) const {
   Event event;
-  event.kind = Event::Kind::message;
+  event.kind = kind;
   event.round = round_;
   event.sub = sub_;
   event.time = clock_();
   event.phase = phase_;
-  event.message = message;
-  log_.events(rank_).push_back(std::move(event));
+  return event;
 }
 
 void RecordingComm::communicating() {

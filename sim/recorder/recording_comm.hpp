@@ -112,6 +112,8 @@ class RecordingComm final : public Comm {
   // starting where that one ends) and was merged into it.
   bool extended(std::optional<size_t> index, const Op& op);
   void log_message(Message message);
+  // A new event of `kind` at the rank's current round, sub-step, time and phase.
+  Event stamped(Event::Kind kind) const;
   void communicating();  // the rank is in a communication sub-step
   void local();          // the rank is in a local-copy sub-step (once its requests are done)
   Request posted(Request request);

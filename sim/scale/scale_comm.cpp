@@ -7,6 +7,7 @@
 #include "algorithms/errors.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/vendor_model.hpp"
+#include "workloads/counter_rng.hpp"
 
 namespace a2a::sim::scale {
 
@@ -23,6 +24,24 @@ Bytes total_bytes(Moves moves) {
   Bytes bytes = 0;
   moves([&](const Move& move) { bytes += move.bytes; });
   return bytes;
+}
+
+// A block's hash, for comparing which blocks two descriptions of one operation name.
+std::uint64_t block_hash(BlockId block) {
+  const auto src = static_cast<std::uint32_t>(block.src);
+  const auto dst = static_cast<std::uint32_t>(block.dst);
+  return workload_rng::mix64((std::uint64_t{src} << 32) | dst);
+}
+
+// Pieces or moves enumerated one by one (under simulation.check_sizes only: it hashes each).
+template <typename Parts>
+Described described(Parts parts) {
+  Described described;
+  parts([&](const auto& part) {
+    described.bytes += part.bytes;
+    described.blocks += block_hash(part.block) * static_cast<std::uint64_t>(part.bytes);
+  });
+  return described;
 }
 
 Post message(bool receive, Kind kind, int peer, Bytes size, std::vector<std::int64_t> values = {}) {
@@ -91,7 +110,7 @@ Request ScaleComm::isend(int peer, Pieces pieces) {
   return send_data(peer, total_bytes(pieces));
 }
 
-Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes,
+Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Described()> pieces,
                            const char* what) const {
   Bytes bytes = 0;
   runs([&](const BlockRun& run) {
@@ -109,18 +128,35 @@ Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes,
                        element_bytes_;
   });
   if (run_.check_sizes) {
-    const Bytes expected = piece_bytes();
-    if (expected != bytes) {
-      throw ContractViolation(std::string(what) + " of " + std::to_string(expected) +
+    const Described expected = pieces();
+    if (expected.bytes != bytes) {
+      throw ContractViolation(std::string(what) + " of " + std::to_string(expected.bytes) +
                               " bytes described by runs of " + std::to_string(bytes) + " bytes");
+    }
+    if (expected.blocks != run_blocks(runs)) {
+      throw ContractViolation(std::string(what) + " of " + std::to_string(bytes) +
+                              " bytes described by runs of other blocks than its pieces");
     }
   }
   return bytes;
 }
 
+std::uint64_t ScaleComm::run_blocks(BlockRuns runs) const {
+  std::uint64_t blocks = 0;
+  runs([&](const BlockRun& run) {
+    for_each_in_run(
+        size(), run.first.src, run.first.dst, run.src_step, run.dst_step, run.count,
+        [&](int src, int dst) {
+          const Bytes bytes = run.each != BlockRun::kOwnSize ? run.each : block_bytes({src, dst});
+          blocks += block_hash({src, dst}) * static_cast<std::uint64_t>(bytes);
+        });
+  });
+  return blocks;
+}
+
 Request ScaleComm::isend_runs(int peer, BlockRuns runs, Pieces pieces) {
   return send_data(peer, run_bytes(
-                             runs, [&] { return total_bytes(pieces); }, "a message"));
+                             runs, [&] { return described(pieces); }, "a message"));
 }
 
 Request ScaleComm::send_data(int peer, Bytes bytes) {
@@ -241,7 +277,7 @@ void ScaleComm::copy(Moves moves) {
 
 void ScaleComm::copy_runs(BlockRuns runs, Moves moves) {
   charge_copy(run_bytes(
-      runs, [&] { return total_bytes(moves); }, "a copy"));
+      runs, [&] { return described(moves); }, "a copy"));
 }
 
 void ScaleComm::charge_copy(Bytes bytes) {

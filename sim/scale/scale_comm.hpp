@@ -10,6 +10,13 @@
 
 namespace a2a::sim::scale {
 
+// What the pieces or moves of an operation name: their bytes and, weighted by bytes, which blocks
+// (an order-free sum of block hashes, so a block split into several pieces counts once).
+struct Described {
+  Bytes bytes = 0;
+  std::uint64_t blocks = 0;
+};
+
 class ScaleComm final : public Comm {
  public:
   ScaleComm(RunState& run, int rank);
@@ -56,9 +63,10 @@ class ScaleComm final : public Comm {
   Request post(Post post);
   Request send_data(int peer, Bytes bytes);
   void charge_copy(Bytes bytes);
-  // Bytes of the runs, from the lazy workload's run sums; under check_sizes compared with the
-  // pieces' (`what` names the operation in the error).
-  Bytes run_bytes(BlockRuns runs, FunctionRef<Bytes()> piece_bytes, const char* what) const;
+  // Bytes of the runs, from the lazy workload's run sums; under check_sizes the runs' bytes and
+  // blocks are compared with the pieces' (`what` names the operation in the error).
+  Bytes run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what) const;
+  std::uint64_t run_blocks(BlockRuns runs) const;
   // Suspends until the request is done, then frees it.
   void wait_slot(int id);
   void check_peer(int peer) const;

@@ -11,8 +11,7 @@
 //  * local copies take bytes / memory-copy bandwidth; a group launch costs the launch overhead;
 //  * allreduce_max is a dissemination exchange of 8-byte messages (ceil(log2 P) rounds);
 //  * vendor_alltoallv runs the configured MPI's default choice from the catalog; vendor_alltoall
-//  runs
-//    a batched linear exchange (throttle 32) between the temporaries.
+//    runs a batched linear exchange (throttle 32) between the temporaries.
 // Size-only mode (default) carries no bytes and answers block sizes from the lazy workload; payload
 // mode carries real bytes and sizes exactly like the MPI backend and is checked byte for byte.
 #pragma once

@@ -130,6 +130,10 @@ void check_scale_engine_reports(const std::string& message, const std::string& e
 BlockRun two_blocks(const Comm& comm, int peer) {
   return {{comm.rank(), peer}, 0, 1, 2};
 }
+// The right size, but the rank's block to itself instead of the block to `peer`.
+BlockRun another_block(const Comm& comm, int) {
+  return {{comm.rank(), comm.rank()}, 0, 0, 1};
+}
 // A destination one past the last rank.
 BlockRun past_the_ranks(const Comm& comm, int) {
   return {{comm.rank(), comm.size()}, 0, 0, 1};
@@ -139,6 +143,14 @@ TEST_CASE(
     "block runs that disagree with their pieces are a contract violation on the scale engine") {
   check_scale_engine_reports(failure_of(exchange_with_runs<two_blocks>),
                              "a message of 8 bytes described by runs of 16 bytes");
+}
+
+TEST_CASE(
+    "block runs naming other blocks than their pieces are a contract violation on the scale "
+    "engine") {
+  check_scale_engine_reports(
+      failure_of(exchange_with_runs<another_block>),
+      "a message of 8 bytes described by runs of other blocks than its pieces");
 }
 
 TEST_CASE("block runs outside the ranks are a contract violation on the scale engine") {
