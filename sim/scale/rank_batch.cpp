@@ -5,8 +5,14 @@
 namespace a2a::sim::scale {
 
 namespace {
-// Below this many ranks a batch runs on the calling thread: waking workers costs more.
-constexpr std::size_t kParallelBatch = 64;
+// Below this many ranks a batch runs on the calling thread: waking the workers, and the event loop
+// then reading posts from another core's cache, cost more than the ranks' work (at 64, two threads
+// ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md).
+constexpr std::size_t kParallelBatch = 2048;
+// Threads take this many consecutive ranks at a time. One at a time, they alternated between
+// neighbouring ranks, whose states share cache lines, and every resume paid for the line moving
+// between cores: two threads ran a many-round run slower than one.
+constexpr std::size_t kChunk = 32;
 }  // namespace
 
 RankBatch::RankBatch(RankFibers& fibers, int threads) : fibers_(fibers) {
@@ -27,12 +33,16 @@ RankBatch::~RankBatch() {
 
 void RankBatch::work() {
   const std::vector<int>& batch = *batch_;
-  for (std::size_t i = next_++; i < batch.size(); i = next_++) {
-    try {
-      fibers_.resume(batch[i]);
-    } catch (...) {
-      std::lock_guard lock(mutex_);
-      if (!error_) error_ = std::current_exception();
+  for (std::size_t first = next_.fetch_add(kChunk); first < batch.size();
+       first = next_.fetch_add(kChunk)) {
+    const std::size_t last = std::min(first + kChunk, batch.size());
+    for (std::size_t i = first; i < last; ++i) {
+      try {
+        fibers_.resume(batch[i]);
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
     }
   }
 }

@@ -49,7 +49,14 @@ struct RankState {
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::vector<Post> outbox;
-  int blocked_on = -1;  // slot the rank waits for
+  // What the rank is suspended for. The event loop wakes it when that slot is done, or, for
+  // kAllSlots, when the last slot in flight is. Described in words only if the run deadlocks
+  // (describe_wait): formatting it on every wait cost a string per rank and round.
+  static constexpr int kAllSlots = -2;
+  enum class Waiting : std::uint8_t { nothing, request, all, allreduce };
+  int blocked_on = -1;
+  Waiting waiting = Waiting::nothing;
+  int in_flight = 0;  // busy slots not yet done
   std::string error;
 };
 

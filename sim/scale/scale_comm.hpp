@@ -17,6 +17,9 @@ struct Described {
   std::uint64_t blocks = 0;
 };
 
+// What a suspended rank waits for, in words, for deadlock reports.
+std::string describe_wait(const RankState& state);
+
 class ScaleComm final : public Comm {
  public:
   ScaleComm(RunState& run, int rank);
@@ -67,8 +70,10 @@ class ScaleComm final : public Comm {
   // blocks are compared with the pieces' (`what` names the operation in the error).
   Bytes run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what) const;
   std::uint64_t run_blocks(BlockRuns runs) const;
-  // Suspends until the request is done, then frees it.
-  void wait_slot(int id);
+  // Suspends until the request is done (`why` for deadlock reports), then frees it.
+  void wait_slot(int id, RankState::Waiting why);
+  // Takes a done request's completion time into the rank's clock and frees its slot.
+  void finish_slot(int id);
   void check_peer(int peer) const;
   bool traced() const { return rank_ < run_.trace_ranks; }
 

@@ -191,7 +191,9 @@ class EventLoop {
       Slot& slot = state.slots[static_cast<size_t>(side->slot)];
       slot.done = true;
       slot.done_at = now;
-      if (state.blocked_on == side->slot) {
+      --state.in_flight;
+      if (state.blocked_on == side->slot ||
+          (state.blocked_on == RankState::kAllSlots && state.in_flight == 0)) {
         state.blocked_on = -1;
         woken.push_back(side->rank);
         woke = true;
@@ -302,6 +304,9 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   }
   if (std::any_of(run.records.begin(), run.records.end(),
                   [](const RankRecord& r) { return !r.finished; })) {
+    for (size_t r = 0; r < run.records.size(); ++r) {
+      if (!run.records[r].finished) run.records[r].waiting_for = describe_wait(run.states[r]);
+    }
     throw Error(label + ": deadlock: " + unfinished_ranks(run.records));
   }
   const std::string unmatched = loop.unmatched();
