@@ -26,6 +26,8 @@ skip='^mpi: verify (all algorithms, all workloads, P=(4|7|12|16|17|32)|every rad
 skip+='|parlinna Q, radix, batch, P=(4|6|8|12)|bitonic_inplace chunks, P=(8|16))$'
 skip+='|^app: (C API exchange of more than|C API matches the vendor, every algorithm, P=(4|5)'
 skip+='|FFTW DFTs identical|FFTW recorded patterns replay in simulation, P=4)'
-skip+='|^sim: (platform builders|embedded default scenario runs|same scenario twice|scale engine (agrees|runs the embedded|, the same numbers))'
+# (CMake's regular expressions do not nest groups: keep each alternative flat.)
+skip+='|^sim: (platform builders|embedded default scenario runs|same scenario twice|scale engine agrees'
+skip+='|scale engine runs the embedded|scale engine, the same numbers)'
 skip+='|^sim failure \(scale\): (deadlock|a message nobody receives|a receive expecting|block runs)'
 ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -E "$skip"
