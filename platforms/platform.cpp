@@ -128,6 +128,18 @@ class Map {
     if (t < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
     return t;
   }
+  double bytes(const std::string& key) const {
+    const YAML::Node value = required(key);
+    const std::string text = as_scalar(value, key);
+    double b = 0;
+    try {
+      b = parse_bytes(text);
+    } catch (const std::invalid_argument& e) {
+      source_.fail(value.Mark(), full(key), e.what());
+    }
+    if (b < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
+    return b;
+  }
   int count(const std::string& key) const { return positive_int(as_node(key), full(key)); }
   // The value of a required key; an empty value is reported on the key's line.
   YAML::Node as_node(const std::string& key) const {
@@ -273,7 +285,8 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   const Map top(source, root, "",
                 {"name", "description", "topology", "link", "injection", "global_link", "routing",
                  "ranks_per_node", "intra_node", "message_overhead", "memory_copy_bandwidth",
-                 "group_launch_overhead"});
+                 "group_launch_overhead", "nic_message_time", "match_time", "eager_threshold",
+                 "node_memory_bandwidth"});
   PlatformSpec spec;
   spec.source = source.origin();
   spec.name = top.scalar("name");
@@ -300,9 +313,13 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   }
   if (top.has("routing")) {
     spec.routing = top.scalar("routing");
-    if (spec.routing != "minimal")
+    if (spec.routing != "minimal" && spec.routing != "ugal" && spec.routing != "valiant")
       source.fail(top.mark("routing"), "routing",
-                  "'" + spec.routing + "' is not supported (supported: minimal)");
+                  "'" + spec.routing + "' is not supported (supported: minimal, ugal, valiant)");
+    if (spec.routing != "minimal" && spec.topology != Topology::dragonfly)
+      source.fail(
+          top.mark("routing"), "routing",
+          "'" + spec.routing + "' is for dragonflies only; topology " + kind + " routes minimal");
   }
 
   spec.ranks_per_node = top.count("ranks_per_node");
@@ -312,6 +329,11 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
     spec.memory_copy_bandwidth = top.bandwidth("memory_copy_bandwidth");
   if (top.has("group_launch_overhead"))
     spec.group_launch_overhead = top.time("group_launch_overhead");
+  if (top.has("nic_message_time")) spec.nic_message_time = top.time("nic_message_time");
+  if (top.has("match_time")) spec.match_time = top.time("match_time");
+  if (top.has("eager_threshold")) spec.eager_threshold = top.bytes("eager_threshold");
+  if (top.has("node_memory_bandwidth"))
+    spec.node_memory_bandwidth = top.bandwidth("node_memory_bandwidth");
 
   const std::int64_t ranks = spec.max_ranks();
   if (ranks > std::numeric_limits<std::int32_t>::max())
@@ -374,6 +396,28 @@ PlatformSpec load_platform(const std::string& name_or_path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_platform(text.str(), name_or_path);
+}
+
+PlatformSpec without_scale_terms(PlatformSpec spec) {
+  spec.nic_message_time = 0;
+  spec.match_time = 0;
+  spec.eager_threshold = -1;
+  spec.node_memory_bandwidth = 0;
+  spec.routing = "minimal";
+  return spec;
+}
+
+std::string scale_term_keys(const PlatformSpec& spec) {
+  std::string keys;
+  const auto add = [&keys](bool set, const char* key) {
+    if (set) keys += (keys.empty() ? "" : ", ") + std::string(key);
+  };
+  add(spec.nic_message_time > 0, "nic_message_time");
+  add(spec.match_time > 0, "match_time");
+  add(spec.eager_threshold >= 0, "eager_threshold");
+  add(spec.node_memory_bandwidth > 0, "node_memory_bandwidth");
+  add(spec.routing != "minimal", "routing");
+  return keys;
 }
 
 void check_fits(const PlatformSpec& spec, std::int64_t ranks) {

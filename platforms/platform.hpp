@@ -44,6 +44,9 @@ struct PlatformSpec {
   LinkSpec link;
   LinkSpec injection;    // torus, dragonfly: node-to-router link (defaults to `link`)
   LinkSpec global_link;  // dragonfly inter-group links (defaults to `link`)
+  // minimal (static, the default); dragonflies also: ugal (each message takes the minimal path or
+  // a Valiant path through another router, whichever is less loaded when it starts; scale engine
+  // only) or valiant (always through another router).
   std::string routing = "minimal";
 
   int ranks_per_node = 1;
@@ -51,6 +54,25 @@ struct PlatformSpec {
   double message_overhead = 0;       // seconds of CPU per message posted (send or receive)
   double memory_copy_bandwidth = 0;  // bytes per second of local copies (0: copies are free)
   double group_launch_overhead = 0;  // seconds per Comm group (NCCL-like kernel launch)
+
+  // What real MPI messages pay beyond the wire (docs/platforms.md, "MPI and node costs"). The scale
+  // engine models them; the SimGrid engine leaves them out (and says so). 0 / negative: off.
+  double nic_message_time = 0;  // seconds a node's NIC spends on each inter-node message it sends
+                                // or receives, one message at a time, shared by the node's ranks
+  double match_time = 0;        // seconds per receive already posted, charged when a receive is
+                                // posted (the search of MPI's posted-receive queue)
+  double eager_threshold = -1;  // bytes: larger messages wait for a rendezvous handshake (one
+                                // round trip) after both sides posted; smaller ones start when
+                                // sent. Negative: every message starts when both posted, no
+                                // handshake
+  double node_memory_bandwidth = 0;  // bytes/s a node's intra-node messages share (0: unshared)
+
+  // True when any of the four above is set, or the routing is adaptive: what only the scale
+  // engine models.
+  bool has_scale_terms() const {
+    return nic_message_time > 0 || match_time > 0 || eager_threshold >= 0 ||
+           node_memory_bandwidth > 0 || routing != "minimal";
+  }
 
   int node_count() const;
   // Largest P this platform can hold.
@@ -72,6 +94,12 @@ struct PlatformPreset {
   std::string yaml;  // embedded text, with comments citing the source of every number
 };
 const std::vector<PlatformPreset>& platform_presets();
+
+// The same platform without what only the scale engine models (MPI and node costs, adaptive
+// routing): the model both simulation engines share.
+PlatformSpec without_scale_terms(PlatformSpec spec);
+// The keys of such terms the platform sets, e.g. "nic_message_time, routing" (empty: none).
+std::string scale_term_keys(const PlatformSpec& spec);
 
 // Throws InvalidParameter when `ranks` ranks do not fit (fewer nodes than ceil(P /
 // ranks_per_node)).

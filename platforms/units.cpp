@@ -21,7 +21,8 @@ std::string unit_list(const UnitTable& units) {
 }
 
 // Splits "25 GBps" into 25 and "GBps", then scales by the unit. An empty unit means base units.
-double parse_quantity(const std::string& text, const UnitTable& units, const char* what) {
+double parse_quantity(const std::string& text, const UnitTable& units, const char* what,
+                      const char* example) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   while (first < last && *first == ' ')
@@ -31,8 +32,8 @@ double parse_quantity(const std::string& text, const UnitTable& units, const cha
   double value = 0;
   const auto [end, ec] = std::from_chars(first, last, value);
   if (ec != std::errc() || end == first)
-    throw std::invalid_argument("'" + text + "' is not a " + what + " (a number and a unit, e.g. " +
-                                (units[0].first == "s" ? "'1us'" : "'25GBps'") + ")");
+    throw std::invalid_argument("'" + text + "' is not a " + what +
+                                " (a number and a unit, e.g. '" + example + "')");
   if (!std::isfinite(value)) throw std::invalid_argument("'" + text + "' is not finite");
   const char* unit_begin = end;
   while (unit_begin < last && *unit_begin == ' ')
@@ -64,13 +65,20 @@ double parse_bandwidth(const std::string& text) {
                                   {"Mbps", 1e6 / 8},
                                   {"Gbps", 1e9 / 8},
                                   {"Tbps", 1e12 / 8}};
-  return parse_quantity(text, units, "bandwidth");
+  return parse_quantity(text, units, "bandwidth", "25GBps");
 }
 
 double parse_time(const std::string& text) {
   static const UnitTable units = {
       {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}};
-  return parse_quantity(text, units, "time");
+  return parse_quantity(text, units, "time", "1us");
+}
+
+double parse_bytes(const std::string& text) {
+  static const UnitTable units = {{"B", 1.0},         {"kB", 1e3},          {"KB", 1e3},
+                                  {"MB", 1e6},        {"GB", 1e9},          {"KiB", 1024.0},
+                                  {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  return parse_quantity(text, units, "size", "8KiB");
 }
 
 }  // namespace a2a

@@ -15,4 +15,7 @@ double parse_bandwidth(const std::string& text);
 // Seconds. Units: s, ms, us (= µs), ns.
 double parse_time(const std::string& text);
 
+// Bytes. Units: B, kB (= KB), MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024).
+double parse_bytes(const std::string& text);
+
 }  // namespace a2a

@@ -10,6 +10,7 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "platforms/platform.hpp"
+#include "sim/calibrate/calibrate_command.hpp"
 #include "sim/model/model_command.hpp"
 #include "sim/report.hpp"
 #include "sim/scenario.hpp"
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
   auto* sweep = a2a::sim::add_sweep_command(app, sweep_options);
   a2a::sim::ModelOptions model_options;
   auto* model = a2a::sim::add_model_command(app, model_options);
+  a2a::sim::calibrate::CalibrateOptions calibrate_options;
+  auto* calibrate = a2a::sim::calibrate::add_calibrate_command(app, calibrate_options);
   CLI11_PARSE(app, argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("a2a"));
   spdlog::set_level(run_options.verbose ? spdlog::level::info : spdlog::level::warn);
@@ -113,6 +116,7 @@ int main(int argc, char** argv) {
     if (tune->parsed()) return a2a::tune::run_tune(tune_options);
     if (sweep->parsed()) return a2a::sim::run_sweep(sweep_options);
     if (model->parsed()) return a2a::sim::run_model(model_options);
+    if (calibrate->parsed()) return a2a::sim::calibrate::run_calibrate(calibrate_options);
     return a2a::sim::run(run_options);
   } catch (const a2a::Error& error) {
     std::fprintf(stderr, "a2a: error: %s\n", error.what());

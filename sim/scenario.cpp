@@ -169,10 +169,12 @@ void read_simulation(const Reader& reader, const YAML::Node& node, SimOptions& o
       }
     } else if (key == "check_sizes") {
       options.check_sizes = reader.scalar<bool>(item.second, full, "true or false");
+    } else if (key == "full_model") {
+      options.full_model = reader.scalar<bool>(item.second, full, "true or false");
     } else {
       reader.fail(item.first, full,
                   "unknown key (known: payload, network_model, crosstraffic, trace_ranks, "
-                  "tolerance, threads, stack_kib, check_sizes)");
+                  "tolerance, threads, stack_kib, check_sizes, full_model)");
     }
   }
 }

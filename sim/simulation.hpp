@@ -30,6 +30,9 @@ struct SimOptions {
   int threads = 0;           // threads running rank code (0: one per core)
   int stack_kib = 64;        // stack of each rank's fiber
   bool check_sizes = false;  // also enumerate receives and check they match the sends
+  // The platform's MPI and node costs (nic_message_time, match_time, eager_threshold,
+  // node_memory_bandwidth): false leaves them out, giving the model both engines share.
+  bool full_model = true;
 };
 
 // The outcome of one configuration.

@@ -10,8 +10,9 @@ namespace sg4 = simgrid::s4u;
 
 namespace a2a::sim::scale {
 
-RouteTable::RouteTable(const BuiltPlatform& platform)
+RouteTable::RouteTable(const BuiltPlatform& platform, double node_memory_bandwidth)
     : platform_(platform),
+      node_memory_bandwidth_(node_memory_bandwidth),
       // SimGrid bounds every flow by its TCP window: rate <= gamma / (2 * latency).
       tcp_gamma_(simgrid::config::get_value<double>("network/TCP-gamma")),
       min_latency_(std::numeric_limits<double>::infinity()) {
@@ -26,6 +27,12 @@ std::uint32_t RouteTable::link_index(const void* link, double bandwidth) {
   return it->second;
 }
 
+std::uint32_t RouteTable::memory_link(int node) {
+  auto [it, added] = memory_links_.emplace(node, static_cast<std::uint32_t>(capacity_.size()));
+  if (added) capacity_.push_back(node_memory_bandwidth_);
+  return it->second;
+}
+
 Route RouteTable::between(int src, int dst) {
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
                             static_cast<std::uint32_t>(dst);
@@ -36,6 +43,42 @@ Route RouteTable::between(int src, int dst) {
   double latency = 0;
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
+  Route route = make_route(links, latency);
+  if (src == dst && node_memory_bandwidth_ > 0) {
+    hops_.push_back(memory_link(src));
+    ++route.hops;
+  }
+  finish(route);
+  by_pair_.emplace(key, route.id);
+  return route;
+}
+
+Route RouteTable::through(int src, int dst, int via) {
+  const std::uint64_t n = platform_.hosts.size();
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(src) * n + static_cast<std::uint64_t>(dst)) * n +
+      static_cast<std::uint64_t>(via);
+  auto found = by_detour_.find(key);
+  if (found != by_detour_.end()) return routes_[found->second];
+  std::vector<sg4::Link*> to_via, from_via;
+  double unused = 0;
+  platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(via)],
+                                                      to_via, &unused);
+  platform_.hosts[static_cast<size_t>(via)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
+                                                      from_via, &unused);
+  // Drop via's node links: the last hop into via and the first hop out of it.
+  std::vector<sg4::Link*> links(to_via.begin(), to_via.end() - 1);
+  links.insert(links.end(), from_via.begin() + 1, from_via.end());
+  double latency = 0;
+  for (const sg4::Link* link : links)
+    latency += link->get_latency();
+  Route route = make_route(links, latency);
+  finish(route);
+  by_detour_.emplace(key, route.id);
+  return route;
+}
+
+Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latency) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
   route.first = static_cast<std::uint32_t>(hops_.size());
@@ -48,15 +91,17 @@ Route RouteTable::between(int src, int dst) {
     hops_.push_back(link_index(link, link->get_bandwidth()));
     ++route.hops;
   }
-  if (latency > 0 && tcp_gamma_ > 0)
-    route.bound = std::min(route.bound, tcp_gamma_ / (2 * latency));
+  return route;
+}
+
+void RouteTable::finish(Route& route) {
+  if (route.latency > 0 && tcp_gamma_ > 0)
+    route.bound = std::min(route.bound, tcp_gamma_ / (2 * route.latency));
   double slowest_shared = std::numeric_limits<double>::infinity();
   for (std::uint32_t h = 0; h < route.hops; ++h)
     slowest_shared = std::min(slowest_shared, capacity_[hops_[route.first + h]]);
   route.bound_binds = route.bound < slowest_shared;
-  by_pair_.emplace(key, static_cast<std::uint32_t>(routes_.size()));
   routes_.push_back(route);
-  return routes_.back();
 }
 
 }  // namespace a2a::sim::scale

@@ -25,10 +25,17 @@ struct Route {
 
 class RouteTable {
  public:
-  explicit RouteTable(const BuiltPlatform& platform);
+  // `node_memory_bandwidth` > 0 gives each node one more shared link of that capacity, crossed by
+  // every message between two of its ranks: they share the node's memory bandwidth (each still
+  // bounded by the loopback's per-message bandwidth).
+  explicit RouteTable(const BuiltPlatform& platform, double node_memory_bandwidth = 0);
 
   // The route from node `src` to node `dst` (the loopback when equal); computed on first use.
   Route between(int src, int dst);
+  // A Valiant route between two distinct nodes through the router of node `via` (a third node):
+  // the routes src -> via and via -> dst joined, without via's own node links.
+  Route through(int src, int dst, int via);
+  int nodes() const { return static_cast<int>(platform_.hosts.size()); }
 
   const std::vector<std::uint32_t>& hops() const { return hops_; }
   // Capacity in bytes/s of each shared link, by dense index.
@@ -39,14 +46,22 @@ class RouteTable {
 
  private:
   std::uint32_t link_index(const void* link, double bandwidth);
+  std::uint32_t memory_link(int node);
+  // A route over `links` (fatpipes bound it, the others are its shared hops), not yet interned;
+  // finish() adds its bound and interns it.
+  Route make_route(const std::vector<simgrid::s4u::Link*>& links, double latency);
+  void finish(Route& route);
 
   const BuiltPlatform& platform_;
+  double node_memory_bandwidth_ = 0;
   double tcp_gamma_ = 0;
   double min_latency_ = 0;
   std::vector<std::uint32_t> hops_;
   std::vector<Route> routes_;
   std::unordered_map<std::uint64_t, std::uint32_t> by_pair_;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_detour_;  // (src, dst, via)
   std::unordered_map<const void*, std::uint32_t> link_ids_;
+  std::unordered_map<int, std::uint32_t> memory_links_;  // by node
   std::vector<double> capacity_;
 };
 

@@ -56,7 +56,8 @@ struct RankState {
   enum class Waiting : std::uint8_t { nothing, request, all, allreduce };
   int blocked_on = -1;
   Waiting waiting = Waiting::nothing;
-  int in_flight = 0;  // busy slots not yet done
+  int in_flight = 0;        // busy slots not yet done
+  int receives_posted = 0;  // receives posted and not yet done: MPI's posted-receive queue
   std::string error;
 };
 

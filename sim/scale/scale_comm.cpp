@@ -86,6 +86,12 @@ void ScaleComm::check_peer(int peer) const {
 Request ScaleComm::post(Post message) {
   check_peer(message.peer);
   state_.clock += run_.platform->message_overhead;
+  if (message.receive) {
+    // MPI searches its queue of posted receives for every arriving message: a rank with many
+    // receives outstanding (a linear algorithm posts P - 1 at once) pays for each one more.
+    state_.clock += run_.platform->match_time * state_.receives_posted;
+    ++state_.receives_posted;
+  }
   int id;
   if (!state_.free_slots.empty()) {
     id = state_.free_slots.back();

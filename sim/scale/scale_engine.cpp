@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "algorithms/errors.hpp"
+#include "sim/scale/adaptive_routing.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/scale/flow_network.hpp"
 #include "sim/scale/rank_batch.hpp"
@@ -46,16 +47,23 @@ struct Side {
   Bytes size = -1;
 };
 
-// A posted message or receive still waiting for its other side.
+constexpr std::uint64_t kNoTransfer = ~std::uint64_t{0};
+
+// A posted message or receive still waiting for its other side. An eager send is already in
+// flight (or has arrived) as `transfer`.
 struct Pending {
   Side side;
   bool receive = false;
   std::vector<std::int64_t> values;
+  std::uint64_t transfer = kNoTransfer;
 };
 
-// A matched message in flight.
+// A message in flight: matched, or an eager send whose receive is not posted yet.
 struct Transfer {
   Side send, receive;
+  bool has_receive = true;
+  double arrived = -1;  // an eager send that arrived before its receive: when
+  Route route;          // what it crosses (adaptive routing counts the flows per link)
   Kind kind = Kind::data;
   std::vector<std::int64_t> values;
 };
@@ -65,24 +73,37 @@ struct Transfer {
 class EventLoop {
  public:
   EventLoop(RunState& run, RouteTable& routes, FlowNetwork& network, const std::string& label)
-      : run_(run), routes_(routes), network_(network), label_(label) {}
+      : run_(run),
+        routes_(routes),
+        network_(network),
+        label_(label),
+        adaptive_(*run.platform, routes) {
+    const auto nodes = static_cast<size_t>((run.ranks + run.platform->ranks_per_node - 1) /
+                                           run.platform->ranks_per_node);
+    nic_send_free_.assign(nodes, 0.0);
+    nic_receive_free_.assign(nodes, 0.0);
+  }
 
-  // Matches every post of `ranks`, in that order (deterministic whatever the threads did).
-  void collect_posts(const std::vector<int>& ranks) {
+  // Matches every post of `ranks`, in that order (deterministic whatever the threads did). A
+  // receive that finds its eager message already arrived is done at once: its rank, if that woke
+  // it, goes to `woken`. Returns the earliest such wake-up (+infinity if none).
+  double collect_posts(const std::vector<int>& ranks, std::vector<int>& woken) {
+    double earliest = std::numeric_limits<double>::infinity();
     for (const int r : ranks) {
       RankState& state = run_.states[static_cast<size_t>(r)];
       for (Post& post : state.outbox)
-        match(r, std::move(post));
+        match(r, std::move(post), woken, earliest);
       state.outbox.clear();
     }
+    return earliest;
   }
 
   // Advances the network until some rank can run again; fills `woken` (in wake order). Ranks woken
   // at t may still post nothing that takes effect before t + lookahead (the per-message overhead
   // plus the smallest link latency), so events up to there are processed first: the ranks woken
   // meanwhile run together in one batch.
-  void advance(double lookahead, std::vector<int>& woken) {
-    double horizon = std::numeric_limits<double>::infinity();
+  void advance(double lookahead, std::vector<int>& woken, double earliest_woken) {
+    double horizon = earliest_woken + lookahead;
     for (;;) {
       const double next = network_.next_time();
       if (!(next < horizon)) return;
@@ -115,27 +136,33 @@ class EventLoop {
            static_cast<std::uint64_t>(kind);
   }
 
-  void match(int rank, Post&& post) {
+  void match(int rank, Post&& post, std::vector<int>& woken, double& earliest) {
     const int src = post.receive ? post.peer : rank;
     const int dst = post.receive ? rank : post.peer;
     const std::uint64_t k = key(src, dst, post.kind);
     const Side side{rank, post.slot, post.at, post.size};
     const auto found = pending_.find(k);
-    if (found == pending_.end()) {
-      pending_.emplace(k, PendingQueue{{side, post.receive, std::move(post.values)}, {}});
+    if (found == pending_.end() || found->second.head.receive == post.receive) {
+      Pending waiting{side, post.receive, std::move(post.values)};
+      if (!post.receive && eager(side, post.kind))
+        waiting.transfer = start_eager(waiting, dst, post.kind);
+      if (found == pending_.end())
+        pending_.emplace(k, PendingQueue{std::move(waiting), {}});
+      else
+        found->second.rest.push_back(std::move(waiting));
       return;
     }
     PendingQueue& queue = found->second;
-    if (queue.head.receive == post.receive) {
-      queue.rest.push_back({side, post.receive, std::move(post.values)});
-      return;
-    }
     Pending other = std::move(queue.head);
     if (queue.rest.empty()) {
       pending_.erase(found);
     } else {
       queue.head = std::move(queue.rest.front());
       queue.rest.erase(queue.rest.begin());
+    }
+    if (other.transfer != kNoTransfer) {
+      receive_eager(other.transfer, side, woken, earliest);
+      return;
     }
     Transfer transfer;
     transfer.kind = post.kind;
@@ -148,10 +175,46 @@ class EventLoop {
       transfer.receive = other.side;
       transfer.values = std::move(post.values);
     }
-    start(std::move(transfer));
+    check_sizes(transfer);
+    const Route route = route_of(transfer.send.rank, transfer.receive.rank);
+    const double both_posted = std::max(transfer.send.at, transfer.receive.at);
+    // A rendezvous message (above the eager threshold) first sends a request to the receiver and
+    // waits for its answer: one round trip after the later of the two posts.
+    const double begin =
+        !rendezvous() || eager(transfer.send, transfer.kind)
+            ? both_posted
+            : std::max(transfer.send.at + route.latency, transfer.receive.at) + route.latency;
+    const int sender = transfer.send.rank;
+    const int receiver = transfer.receive.rank;
+    const Bytes bytes = wire_bytes(transfer);
+    launch(new_transfer(std::move(transfer)), sender, receiver, begin, route, bytes);
   }
 
-  void start(Transfer&& transfer) {
+  // Messages are eager (they start when sent, without waiting for their receive) only when the
+  // platform sets an eager threshold; without one every message starts when both sides posted.
+  bool rendezvous() const { return run_.platform->eager_threshold >= 0; }
+  bool eager(const Side& send, Kind kind) const {
+    const double threshold = run_.platform->eager_threshold;
+    if (threshold < 0) return false;
+    return static_cast<double>(wire_bytes(kind, send.size)) <= threshold;
+  }
+
+  // The route of a message starting now: minimal, or as adaptive routing chooses.
+  Route route_of(int sender, int receiver) {
+    const int Q = run_.platform->ranks_per_node;
+    const int from = sender / Q, to = receiver / Q;
+    if (from == to || !adaptive_.enabled()) return routes_.between(from, to);
+    return adaptive_.choose(from, to, ++messages_);
+  }
+
+  static Bytes wire_bytes(Kind kind, Bytes size) {
+    return kind == Kind::data ? size : size * kValueBytes;
+  }
+  static Bytes wire_bytes(const Transfer& transfer) {
+    return wire_bytes(transfer.kind, transfer.send.size);
+  }
+
+  void check_sizes(const Transfer& transfer) const {
     const Side& s = transfer.send;
     const Side& r = transfer.receive;
     if (r.size >= 0 && r.size != s.size) {
@@ -161,44 +224,106 @@ class EventLoop {
                   " from rank " + std::to_string(s.rank) + " but it sent " +
                   std::to_string(s.size));
     }
-    const Bytes bytes = transfer.kind == Kind::data ? s.size : s.size * kValueBytes;
-    const int Q = run_.platform->ranks_per_node;
-    const Route route = routes_.between(s.rank / Q, r.rank / Q);
-    std::uint64_t token;
-    if (!free_transfers_.empty()) {
-      token = free_transfers_.back();
-      free_transfers_.pop_back();
-      transfers_[token] = std::move(transfer);
-    } else {
-      token = transfers_.size();
-      transfers_.push_back(std::move(transfer));
-    }
-    const Transfer& t = transfers_[token];
-    network_.start(std::max(t.send.at, t.receive.at), route, static_cast<double>(bytes), token);
   }
 
-  // Both sides of a transfer end at `now`. True if it woke a rank.
+  std::uint64_t new_transfer(Transfer&& transfer) {
+    if (!free_transfers_.empty()) {
+      const std::uint64_t token = free_transfers_.back();
+      free_transfers_.pop_back();
+      transfers_[token] = std::move(transfer);
+      return token;
+    }
+    transfers_.push_back(std::move(transfer));
+    return transfers_.size() - 1;
+  }
+
+  // An eager send, started before anyone receives it.
+  std::uint64_t start_eager(Pending& send, int receiver, Kind kind) {
+    Transfer transfer;
+    transfer.send = send.side;
+    transfer.has_receive = false;
+    transfer.kind = kind;
+    transfer.values = std::move(send.values);
+    const Bytes bytes = wire_bytes(transfer);
+    const Route route = route_of(send.side.rank, receiver);
+    const std::uint64_t token = new_transfer(std::move(transfer));
+    launch(token, send.side.rank, receiver, send.side.at, route, bytes);
+    return token;
+  }
+
+  // A receive matched to an eager send: it joins the transfer in flight, or, if the message has
+  // arrived already, is done at once (when posted, or when the message arrived).
+  void receive_eager(std::uint64_t token, const Side& receive, std::vector<int>& woken,
+                     double& earliest) {
+    Transfer& t = transfers_[token];
+    t.receive = receive;
+    t.has_receive = true;
+    check_sizes(t);
+    if (t.arrived < 0) return;
+    const double done = std::max(t.arrived, receive.at);
+    deliver_values(t);
+    if (finish_side(receive, true, done, woken)) earliest = std::min(earliest, done);
+    t = Transfer{};
+    free_transfers_.push_back(token);
+  }
+
+  // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each node's
+  // NIC processes one message at a time (nic_message_time each, sending and receiving), in the
+  // order the engine matches them.
+  void launch(std::uint64_t token, int sender, int receiver, double begin, const Route& route,
+              Bytes bytes) {
+    const double nic = run_.platform->nic_message_time;
+    const int Q = run_.platform->ranks_per_node;
+    const int from = sender / Q, to = receiver / Q;
+    if (nic > 0 && from != to) {
+      double& out = nic_send_free_[static_cast<size_t>(from)];
+      begin = out = std::max(begin, out) + nic;
+      double& in = nic_receive_free_[static_cast<size_t>(to)];
+      begin = in = std::max(begin, in) + nic;
+    }
+    if (adaptive_.enabled()) {
+      transfers_[token].route = route;
+      adaptive_.add(route);
+    }
+    network_.start(begin, route, static_cast<double>(bytes), token);
+  }
+
+  void deliver_values(const Transfer& t) {
+    if (t.values.empty()) return;
+    Slot& slot =
+        run_.states[static_cast<size_t>(t.receive.rank)].slots[static_cast<size_t>(t.receive.slot)];
+    std::copy(t.values.begin(), t.values.end(), slot.out.begin());
+  }
+
+  // One side of a transfer is done at `at` (a receive never before it was posted). True if that
+  // woke its rank.
+  bool finish_side(const Side& side, bool receive, double at, std::vector<int>& woken) {
+    RankState& state = run_.states[static_cast<size_t>(side.rank)];
+    Slot& slot = state.slots[static_cast<size_t>(side.slot)];
+    slot.done = true;
+    slot.done_at = std::max(at, side.at);
+    --state.in_flight;
+    if (receive) --state.receives_posted;
+    if (state.blocked_on == side.slot ||
+        (state.blocked_on == RankState::kAllSlots && state.in_flight == 0)) {
+      state.blocked_on = -1;
+      woken.push_back(side.rank);
+      return true;
+    }
+    return false;
+  }
+
+  // A transfer's flow ends at `now`. True if it woke a rank.
   bool complete(std::uint64_t token, double now, std::vector<int>& woken) {
     Transfer& t = transfers_[token];
-    if (!t.values.empty()) {
-      Slot& slot = run_.states[static_cast<size_t>(t.receive.rank)]
-                       .slots[static_cast<size_t>(t.receive.slot)];
-      std::copy(t.values.begin(), t.values.end(), slot.out.begin());
+    if (adaptive_.enabled()) adaptive_.remove(t.route);
+    bool woke = finish_side(t.send, false, now, woken);
+    if (!t.has_receive) {  // an eager message nobody has received yet: it waits
+      t.arrived = now;
+      return woke;
     }
-    bool woke = false;
-    for (const Side* side : {&t.send, &t.receive}) {
-      RankState& state = run_.states[static_cast<size_t>(side->rank)];
-      Slot& slot = state.slots[static_cast<size_t>(side->slot)];
-      slot.done = true;
-      slot.done_at = now;
-      --state.in_flight;
-      if (state.blocked_on == side->slot ||
-          (state.blocked_on == RankState::kAllSlots && state.in_flight == 0)) {
-        state.blocked_on = -1;
-        woken.push_back(side->rank);
-        woke = true;
-      }
-    }
+    deliver_values(t);
+    woke = finish_side(t.receive, true, now, woken) || woke;
     t = Transfer{};
     free_transfers_.push_back(token);
     return woke;
@@ -215,6 +340,9 @@ class EventLoop {
     std::vector<Pending> rest;
   };
   std::unordered_map<std::uint64_t, PendingQueue> pending_;
+  AdaptiveRouting adaptive_;
+  std::uint64_t messages_ = 0;                            // started: varies detours
+  std::vector<double> nic_send_free_, nic_receive_free_;  // per node: when its NIC is next free
   std::vector<Transfer> transfers_;
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;
@@ -254,7 +382,8 @@ ScaleSimulation::ScaleSimulation(const PlatformSpec& platform, int ranks, SimOpt
     throw InvalidParameter("simulation.tolerance must be in [0, 1]");
   }
   vendor_choice(options_.vendor, ranks_, platform_.ranks_per_node);  // validates the name
-  routes_ = std::make_unique<scale::RouteTable>(simgrid_platform(platform_, ranks_, options_));
+  routes_ = std::make_unique<scale::RouteTable>(simgrid_platform(platform_, ranks_, options_),
+                                                platform_.node_memory_bandwidth);
 }
 
 ScaleSimulation::~ScaleSimulation() = default;
@@ -298,9 +427,10 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
         throw Error(label + ": rank " + std::to_string(r) + ": " + state.error);
     }
     fibers.release_finished_prefix();
-    loop.collect_posts(runnable);
-    runnable.clear();
-    loop.advance(lookahead, runnable);
+    std::vector<int> woken;
+    const double earliest = loop.collect_posts(runnable, woken);
+    runnable.swap(woken);
+    loop.advance(lookahead, runnable, earliest);
   }
   if (std::any_of(run.records.begin(), run.records.end(),
                   [](const RankRecord& r) { return !r.finished; })) {

@@ -11,6 +11,7 @@
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/csv.hpp"
 #include "sim/report.hpp"
 
 namespace a2a::sim {
@@ -21,58 +22,6 @@ namespace {
 bool is_text_column(const std::string& column) {
   return column == "platform" || column == "engine" || column == "workload" ||
          column == "algorithm" || column == "config" || column == "check";
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-struct CsvRecords {
-  std::vector<std::vector<std::string>> records;
-  size_t cut_line = 0;  // 1-based line of a last record without its newline (0: none)
-};
-
-// Splits CSV text into records (RFC 4180 quoting). A last record without its newline (or with an
-// unterminated quote) is not returned: it is a line an interrupt cut short; cut_line says where.
-CsvRecords parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> records;
-  size_t line = 1, record_line = 1;
-  std::vector<std::string> record;
-  std::string field;
-  bool quoted = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        line += c == '\n';
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      record.push_back(std::move(field));
-      field.clear();
-    } else if (c == '\n') {
-      record.push_back(std::move(field));
-      field.clear();
-      records.push_back(std::move(record));
-      record.clear();
-      record_line = ++line;
-    } else if (c != '\r') {
-      field += c;
-    }
-  }
-  const bool cut = quoted || !field.empty() || !record.empty();
-  return {std::move(records), cut ? record_line : 0};
 }
 
 std::vector<RowCells> read_csv_rows(const std::string& path) {

@@ -67,25 +67,35 @@ TEST_CASE("every preset parses and has the documented shape") {
     CHECK(spec.intra_node.bandwidth > 0);
     CHECK(load_platform(preset.name).name == preset.name);
   }
-  CHECK(names ==
-        std::set<std::string>{"fugaku", "laptop", "polaris", "small_dragonfly", "theta", "tiny"});
+  CHECK(names == std::set<std::string>{"fugaku", "fugaku_full", "laptop", "polaris",
+                                       "polaris_scaled", "small_dragonfly", "theta", "tiny"});
 
+  // Polaris as built (Fan et al., HPDC 2025, §5; ALCF): 560 nodes, 32 ranks per node, adaptive
+  // routing, and the MPI and node costs that only the scale engine models.
   const PlatformSpec polaris = load_platform("polaris");
   CHECK(polaris.topology == Topology::dragonfly);
   CHECK(polaris.ranks_per_node == 32);
-  CHECK(polaris.node_count() >= 4096);
-  CHECK(polaris.max_ranks() >= 131072);
+  CHECK(polaris.node_count() == 560);
+  CHECK(polaris.routing == "ugal");
+  CHECK(polaris.nic_message_time > 0);
+  CHECK(polaris.has_scale_terms());
   CHECK(polaris.link.bandwidth == 25e9);  // 200Gbps
   CHECK(polaris.dragonfly_groups - 1 <=
         polaris.dragonfly_routers_per_group * polaris.dragonfly_global_links_per_router);
+  const PlatformSpec scaled = load_platform("polaris_scaled");
+  CHECK(scaled.max_ranks() >= 131072);
+  CHECK(scaled.nic_message_time == polaris.nic_message_time);
 
   const PlatformSpec fugaku = load_platform("fugaku");
   CHECK(fugaku.topology == Topology::torus);
   CHECK(fugaku.torus_dims.size() == 6);
-  CHECK(fugaku.ranks_per_node == 48);
+  CHECK(fugaku.ranks_per_node == 32);
   CHECK(fugaku.node_count() >= 4096);
   CHECK(fugaku.max_ranks() >= 131072);
   CHECK(near(fugaku.injection.bandwidth, 6 * fugaku.link.bandwidth));
+  const PlatformSpec full = load_platform("fugaku_full");
+  CHECK(full.node_count() == 158976);  // 24 x 23 x 24 x 2 x 3 x 2
+  CHECK(full.ranks_per_node == 48);
 
   const PlatformSpec theta = load_platform("theta");
   CHECK(theta.topology == Topology::dragonfly);
@@ -163,6 +173,41 @@ TEST_CASE("a full description fills every field and optional keys take their def
   CHECK(torus.node_count() == 24);
   CHECK(torus.injection.bandwidth == 4e9);
   CHECK(torus.max_ranks() == 72);
+}
+
+TEST_CASE("machine terms: NIC, matching, eager threshold, node memory, adaptive routing") {
+  const std::string terms = std::string(kStar) +
+                            "nic_message_time: 200ns\n"
+                            "match_time: 10ns\n"
+                            "eager_threshold: 4KiB\n"
+                            "node_memory_bandwidth: 100GBps\n";
+  const PlatformSpec spec = parse_platform(terms, "t.yaml");
+  CHECK(near(spec.nic_message_time, 200e-9));
+  CHECK(near(spec.match_time, 10e-9));
+  CHECK(spec.eager_threshold == 4096);
+  CHECK(spec.node_memory_bandwidth == 100e9);
+  CHECK(spec.has_scale_terms());
+  CHECK(scale_term_keys(spec) ==
+        "nic_message_time, match_time, eager_threshold, node_memory_bandwidth");
+  const PlatformSpec plain = without_scale_terms(spec);
+  CHECK_FALSE(plain.has_scale_terms());
+  CHECK(scale_term_keys(plain).empty());
+  CHECK_FALSE(parse_platform(kStar, "s.yaml").has_scale_terms());
+  CHECK(parse_platform(std::string(kStar) + "eager_threshold: 0\n", "t.yaml").eager_threshold == 0);
+
+  CHECK(error_of(std::string(kStar) + "nic_message_time: -1us\n") ==
+        "test.yaml:10: key 'nic_message_time': must not be negative, got '-1us'");
+  CHECK(error_of(std::string(kStar) + "eager_threshold: 4 furlongs\n")
+            .find("test.yaml:10: key 'eager_threshold': unknown unit 'furlongs'") == 0);
+  CHECK(
+      error_of(std::string(kStar) + "routing: ugal\n") ==
+      "test.yaml:10: key 'routing': 'ugal' is for dragonflies only; topology star routes minimal");
+  CHECK(
+      error_of(std::string(kStar) + "routing: random\n") ==
+      "test.yaml:10: key 'routing': 'random' is not supported (supported: minimal, ugal, valiant)");
+  CHECK(parse_bytes("8KiB") == 8192);
+  CHECK(parse_bytes("2 MB") == 2e6);
+  CHECK(parse_bytes("100") == 100);
 }
 
 TEST_CASE("bandwidth and time units") {
