@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scale engine's targets (issue 4), measured by bench/sim_scaling.sh: one `a2a run` per row,
 # wall time and peak RSS by /usr/bin/time, a row "not finished" when the time limit is hit.
-#   1. P = 131,072, 32 ranks per node, uniform blocks <= 1 KiB, on polaris (dragonfly) and fugaku
+#   1. P = 131,072, 32 ranks per node, uniform blocks <= 1 KiB, on polaris_scaled (dragonfly) and fugaku
 #      (torus): parlogna r = 2, 4, 16, 362, two_phase_bruck, padded_bruck,
 #      parlinna_coalesced r = 4 batch 8;
 #   2. scattered batch 32 at P = 16,384 (polaris);
@@ -19,7 +19,7 @@ targets=${TARGETS:-"parlogna:radix=2 parlogna:radix=4 parlogna:radix=16 parlogna
 header=
 for part in "${parts[@]}"; do
   case $part in
-    1) for platform in ${PLATFORMS:-polaris fugaku}; do
+    1) for platform in ${PLATFORMS:-polaris_scaled fugaku}; do
          ENGINE=scale PLATFORM=$platform RANKS_PER_NODE=32 ALGOS=$targets NO_HEADER=$header \
            "$here/sim_scaling.sh" "$build" "$limit" 131072
          header=1

@@ -59,6 +59,10 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
     return;
   }
   any_inter_ = true;
+  if (m.nic > 0) {
+    node_messages_.add(2 * static_cast<std::uint32_t>(from), 1);
+    node_messages_.add(2 * static_cast<std::uint32_t>(to) + 1, 1);
+  }
   const auto amount = static_cast<double>(bytes);
   if (m.routes) {
     const Path path = m.routes->between(from, to);
@@ -83,9 +87,12 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
 void CostBuilder::end_step(Posts posts) {
   if (!any_inter_ && !any_intra_) return;
   const Machine& m = machine_;
-  const double posted = static_cast<double>(posts.receives + posts.sends) * m.overhead;
-  const double links_start =
-      posts.same_last_destination ? posted : static_cast<double>(posts.receives + 1) * m.overhead;
+  const auto receives = static_cast<double>(posts.receives);
+  const double matching = m.match * receives * (receives - 1) / 2;
+  const double posted = static_cast<double>(posts.receives + posts.sends) * m.overhead + matching;
+  const double links_start = posts.same_last_destination
+                                 ? posted
+                                 : static_cast<double>(posts.receives + 1) * m.overhead + matching;
   // Each branch: its latency, bandwidth and contention with o = 0, and what posting adds (>= 0).
   struct Branch {
     double latency = 0, bandwidth = 0, contention = 0, overhead = 0;
@@ -103,6 +110,7 @@ void CostBuilder::end_step(Posts posts) {
     intra = {m.alpha_intra, static_cast<double>(largest_intra_) * m.beta_intra, 0, posted};
   }
   const Branch& slower = inter.time() >= intra.time() ? inter : intra;
+  cost_.nic += std::max(0.0, node_messages_.largest() * m.nic - slower.time());
   cost_.latency += slower.latency;
   cost_.bandwidth += slower.bandwidth;
   cost_.contention += slower.contention;
@@ -111,6 +119,7 @@ void CostBuilder::end_step(Posts posts) {
   rank_out_.reset();
   rank_in_.reset();
   link_load_.reset();
+  node_messages_.reset();
   latency_ = message_ = 0;
   largest_intra_ = 0;
   any_inter_ = any_intra_ = false;

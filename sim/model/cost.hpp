@@ -20,6 +20,11 @@
 // with both costs the larger. Local copies cost bytes · copy β on the rank that copies the most,
 // group launches `launch` each. Steps add up: ranks are taken to run in lockstep, so a step costs
 // what its slowest rank pays.
+// The machine terms of docs/simulation.md: a node's NIC handles its messages one at a time, g
+// each (nic_message_time), so a step takes at least g × the most messages one node sends or
+// receives off-node (`nic`, what that adds beyond the rest of the step); MPI matching makes the
+// k-th of r receives posted cost k·m more (match_time), r(r − 1)/2·m in all, added to the
+// posting overhead.
 #pragma once
 
 #include <cstdint>
@@ -34,12 +39,13 @@ struct Cost {
   double latency = 0;     // α (or α_intra) once per step
   double bandwidth = 0;   // b·β or a rank's own bytes through its link, per step
   double contention = 0;  // what links shared between ranks' messages add
+  double nic = 0;         // what a node's NIC, one message at a time, adds
   double overhead = 0;    // LogGP: what posting messages adds (0 when o = 0)
   double copy = 0;        // local copies at memory-copy bandwidth
   double launch = 0;      // group launches
   int rounds = 0;         // rounds as the algorithm counts them (Comm::next_round per rank)
   int steps = 0;          // communication steps (metadata and data of a round are two)
-  double total() const { return latency + bandwidth + contention + overhead + copy + launch; }
+  double total() const { return latency + bandwidth + contention + nic + overhead + copy + launch; }
 };
 
 // Operations a rank posts in a step before it waits: `receives` first, then `sends`.
@@ -91,6 +97,7 @@ class CostBuilder {
   // The step being added up.
   Tally rank_out_, rank_in_;  // bytes each rank sends / receives off its node
   Tally link_load_;           // seconds of each shared link's bytes (bytes / capacity)
+  Tally node_messages_;       // messages node n sends (2n) and receives (2n + 1) off-node
   double latency_ = 0;        // longest route latency of an inter-node message
   double message_ = 0;        // longest lone transfer time of an inter-node message
   Bytes largest_intra_ = 0;

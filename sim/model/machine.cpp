@@ -45,6 +45,8 @@ Machine node_costs_of(const PlatformSpec& spec) {
   machine.overhead = spec.message_overhead;
   machine.copy_beta = spec.memory_copy_bandwidth > 0 ? 1 / spec.memory_copy_bandwidth : 0;
   machine.launch = spec.group_launch_overhead;
+  machine.nic = spec.nic_message_time;
+  machine.match = spec.match_time;
   machine.ranks_per_node = spec.ranks_per_node;
   return machine;
 }

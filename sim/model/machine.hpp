@@ -57,6 +57,8 @@ struct Machine {
   double overhead = 0;
   double copy_beta = 0;
   double launch = 0;
+  double nic = 0;                  // seconds a node's NIC spends per message, sending or receiving
+  double match = 0;                // seconds per posted receive searched when a receive is posted
   int ranks_per_node = 1;          // Q: rank r runs on node r / Q
   std::shared_ptr<Routes> routes;  // null: only α, β, β_nic are known
 

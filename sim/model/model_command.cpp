@@ -62,10 +62,10 @@ int run_model(const ModelOptions& options) {
 
   // The same columns twice: for people (units chosen per value) and as CSV (seconds).
   TextTable shown({"algorithm", "model", "simulated", "model/sim", "latency", "bandwidth",
-                   "contention", "overhead", "copy", "launch", "rounds", "steps"});
+                   "contention", "nic", "overhead", "copy", "launch", "rounds", "steps"});
   TextTable csv({"algorithm", "model_seconds", "simulated_seconds", "model_over_simulated",
-                 "latency_seconds", "bandwidth_seconds", "contention_seconds", "overhead_seconds",
-                 "copy_seconds", "launch_seconds", "rounds", "steps"});
+                 "latency_seconds", "bandwidth_seconds", "contention_seconds", "nic_seconds",
+                 "overhead_seconds", "copy_seconds", "launch_seconds", "rounds", "steps"});
   for (size_t i = 0; i < prepared.planned.size(); ++i) {
     const Configuration& config = prepared.planned[i].config;
     const model::Cost cost =
@@ -76,14 +76,14 @@ int run_model(const ModelOptions& options) {
     shown.add({config.label(), format_seconds(cost.total()), has_sim ? format_seconds(sim) : "-",
                has_ratio ? ratio_text(cost.total(), sim) : "-", format_seconds(cost.latency),
                format_seconds(cost.bandwidth), format_seconds(cost.contention),
-               format_seconds(cost.overhead), format_seconds(cost.copy),
+               format_seconds(cost.nic), format_seconds(cost.overhead), format_seconds(cost.copy),
                format_seconds(cost.launch), std::to_string(cost.rounds),
                std::to_string(cost.steps)});
     csv.add({config.label(), number(cost.total()), has_sim ? number(sim) : "",
              has_ratio ? number(cost.total() / sim) : "", number(cost.latency),
-             number(cost.bandwidth), number(cost.contention), number(cost.overhead),
-             number(cost.copy), number(cost.launch), std::to_string(cost.rounds),
-             std::to_string(cost.steps)});
+             number(cost.bandwidth), number(cost.contention), number(cost.nic),
+             number(cost.overhead), number(cost.copy), number(cost.launch),
+             std::to_string(cost.rounds), std::to_string(cost.steps)});
   }
   print_header(std::cout, prepared, machine);
   shown.print(std::cout);

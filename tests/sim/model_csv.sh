@@ -10,7 +10,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-header="algorithm,model_seconds,simulated_seconds,model_over_simulated,latency_seconds,bandwidth_seconds,contention_seconds,overhead_seconds,copy_seconds,launch_seconds,rounds,steps"
+header="algorithm,model_seconds,simulated_seconds,model_over_simulated,latency_seconds,bandwidth_seconds,contention_seconds,nic_seconds,overhead_seconds,copy_seconds,launch_seconds,rounds,steps"
 
 # check FILE WITH_SIM: header, row count, terms summing to the model, ratio or empty columns.
 check() {
@@ -20,10 +20,10 @@ check() {
   [ "$rows" -eq "$configurations" ] || fail "$rows rows in $file, expected $configurations"
   # Labels hold no commas, so the fields split plainly.
   awk -F, -v with_sim="$with_sim" 'NR > 1 {
-    model = $2; terms = $5 + $6 + $7 + $8 + $9 + $10
+    model = $2; terms = $5 + $6 + $7 + $8 + $9 + $10 + $11
     if (model <= 0) { print "FAIL: model time " model " in row " NR; exit 1 }
     if ((terms - model) ^ 2 > (1e-6 * model) ^ 2) { print "FAIL: terms " terms " != model " model; exit 1 }
-    if ($11 < 1 || $12 < $11) { print "FAIL: rounds " $11 " steps " $12 " in row " NR; exit 1 }
+    if ($12 < 1 || $13 < $12) { print "FAIL: rounds " $12 " steps " $13 " in row " NR; exit 1 }
     if (with_sim) {
       if ($3 <= 0) { print "FAIL: no simulated time in row " NR; exit 1 }
       ratio = model / $3

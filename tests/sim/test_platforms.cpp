@@ -367,8 +367,8 @@ TEST_CASE("presets at small scale and at 131,072 ranks") {
   SUBCASE("polaris, 1,024 ranks") {
     check_dragonfly(load_platform("polaris"), 1024);
   }
-  SUBCASE("polaris, 131,072 ranks (4,096 nodes)") {
-    check_dragonfly(load_platform("polaris"), 131072);
+  SUBCASE("polaris_scaled, 131,072 ranks (4,096 nodes)") {
+    check_dragonfly(load_platform("polaris_scaled"), 131072);
   }
   SUBCASE("small_dragonfly, 256 ranks") {
     check_dragonfly(load_platform("small_dragonfly"), 256);
@@ -382,8 +382,8 @@ TEST_CASE("presets at small scale and at 131,072 ranks") {
   SUBCASE("fugaku, 96 ranks") {
     check_torus(load_platform("fugaku"), 96, 1);
   }
-  SUBCASE("fugaku, 131,072 ranks (2,731 of 4,608 nodes)") {
-    check_torus(load_platform("fugaku"), 131072, 2730);
+  SUBCASE("fugaku, 131,072 ranks (4,096 of 4,608 nodes at 32 per node)") {
+    check_torus(load_platform("fugaku"), 131072, 4095);
   }
 }
 

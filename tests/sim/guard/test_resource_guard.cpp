@@ -118,9 +118,9 @@ TEST_CASE(
 }
 
 TEST_CASE("the SimGrid model grows with P, messages in flight, payload, and whole torus shapes") {
-  const std::int64_t p1k = simgrid_bytes("polaris", 1024, {"parlogna:radix=2"});
-  const std::int64_t p4k = simgrid_bytes("polaris", 4096, {"parlogna:radix=2"});
-  const std::int64_t p16k = simgrid_bytes("polaris", 16384, {"parlogna:radix=2"});
+  const std::int64_t p1k = simgrid_bytes("polaris_scaled", 1024, {"parlogna:radix=2"});
+  const std::int64_t p4k = simgrid_bytes("polaris_scaled", 4096, {"parlogna:radix=2"});
+  const std::int64_t p16k = simgrid_bytes("polaris_scaled", 16384, {"parlogna:radix=2"});
   CHECK(p1k < p4k);
   CHECK(p4k < p16k);
   // Calibration points (docs/reliability.md): measured 57 MiB, 172 MiB, 1.3 GiB; the model stays
@@ -129,18 +129,18 @@ TEST_CASE("the SimGrid model grows with P, messages in flight, payload, and whol
   CHECK(p4k == doctest::Approx(172.0 * MiB).epsilon(0.5));
   CHECK(p16k == doctest::Approx(1366.0 * MiB).epsilon(0.5));
   // Every message of spread_out is in flight at once.
-  CHECK(simgrid_bytes("polaris", 1024, {"spread_out"}) > p1k + GiB);
+  CHECK(simgrid_bytes("polaris_scaled", 1024, {"spread_out"}) > p1k + GiB);
   // A scenario's configurations run one after another: their messages in flight do not add up,
   // the mailboxes they leave do.
-  const std::int64_t spread = simgrid_bytes("polaris", 1024, {"spread_out"});
-  const std::int64_t both = simgrid_bytes("polaris", 1024, {"parlogna:radix=2", "spread_out"});
+  const std::int64_t spread = simgrid_bytes("polaris_scaled", 1024, {"spread_out"});
+  const std::int64_t both = simgrid_bytes("polaris_scaled", 1024, {"parlogna:radix=2", "spread_out"});
   CHECK(both > spread);
   CHECK(both - spread < 16 * MiB);
   // Payload mode holds the bytes: 64 ranks x 64 blocks x 1 MiB.
   CHECK(simgrid_bytes("tiny", 64, {"parlogna:radix=2"}, true, "constant:size=1048576") >
         simgrid_bytes("tiny", 64, {"parlogna:radix=2"}) + 4 * GiB);
   // A torus is built whole (4,608 nodes of Fugaku even for 2 ranks); a dragonfly only where used.
-  CHECK(simgrid_bytes("fugaku", 2, {"spread_out"}) > simgrid_bytes("polaris", 2, {"spread_out"}));
+  CHECK(simgrid_bytes("fugaku", 2, {"spread_out"}) > simgrid_bytes("polaris_scaled", 2, {"spread_out"}));
 }
 
 TEST_CASE("engines without a memory model estimate nothing") {
