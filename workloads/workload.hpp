@@ -1,5 +1,5 @@
 // Workloads: how many elements rank `src` sends to rank `dst`, computed lazily and
-// deterministically from a seed, so no backend ever needs the P x P matrix (DESIGN.md,
+// deterministically from a seed, so no backend ever needs the P x P matrix (docs/design.md,
 // "Workloads").
 #pragma once
 
