@@ -64,7 +64,7 @@ struct WorkloadInfo {
   std::string name;
   std::string options;      // "max=BYTES (1024), elem=BYTES (8), seed=N (1)"
   std::string description;  // one line
-  std::string source;       // seed and section
+  std::string source;       // paper and section (docs/references.md)
 };
 const std::vector<WorkloadInfo>& workload_catalog();
 

@@ -7,7 +7,7 @@
 // caller's receive buffer. So b odd: send from T, receive into R; b even: send from R, receive into
 // T. The initial shift puts the block for p - i where its first hop (b = popcount(i)) leaves from:
 // R if popcount(i) is even (the self block included), else T.
-// The seed's text states the alternation with R and T the other way round; read literally after a
+// The paper's text states the alternation with R and T the other way round; read literally after a
 // shift into R only, blocks with two hops would be sent from an empty T and every moved block
 // would end in T. This is the reading that delivers into the receive buffer.
 // T is a temporary of P·n bytes. Copies: the initial shift only.

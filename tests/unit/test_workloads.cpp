@@ -197,7 +197,7 @@ TEST_CASE("workload uniform: counts in (0, max/elem), every value reached, mean 
   }
 }
 
-TEST_CASE("workload normal: mean and spread of the seed, truncation to (0, max)") {
+TEST_CASE("workload normal: mean and spread of Fan et al. 2025, Fig. 13, truncation to (0, max)") {
   // elem=1 so counts are bytes. 128² = 16384 samples: the sample mean's error is about 2 bytes.
   const Matrix m = matrix_of("normal:elem=1", 128);
   double sum = 0, squares = 0;
@@ -341,7 +341,7 @@ TEST_CASE("workload fft_n1 and fft_n2: exact counts of Fan et al., HPDC 2025, §
         n2_total += n2[s][d];
       }
     }
-    // The seed's problem sizes: N1 = T·W·8 (as FP64 values, the unit of "8 FP64 values" per
+    // The paper's problem sizes: N1 = T·W·8 (as FP64 values, the unit of "8 FP64 values" per
     // block) and N2 = ((P − 1)·32 + 8)·P complex values, i.e. twice that in FP64 values.
     CHECK(n1_total == static_cast<std::int64_t>(targets) * workers * 8);
     CHECK(n2_total == 2 * (static_cast<std::int64_t>(P - 1) * 32 + 8) * P);
