@@ -1,7 +1,7 @@
-// The comm interface: the only thing an algorithm in the catalog sees (DESIGN.md, "The comm
+// The comm interface: the only thing an algorithm in the catalog sees (docs/design.md, "The comm
 // interface"). Backends (MPI, SimGrid, the scale engine, the recorder) implement it.
 //
-// Shape chosen for scale (DESIGN.md, "What scale demands"):
+// Shape chosen for scale (docs/design.md, "What scale demands"):
 //  * A message is described, not materialised: the algorithm passes a callable that enumerates the
 //    pieces (block identity, where the bytes live, how many). The backend calls it exactly once,
 //    while isend/irecv/copy runs, and never keeps it: MPI packs bytes, a simulator sums sizes.

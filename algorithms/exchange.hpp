@@ -1,6 +1,6 @@
-// The exchange description (DESIGN.md, "The exchange description") and the byte-level machinery
-// every payload-carrying backend shares: resolving a Place to memory with bounds checks, temporary
-// buffers with peak accounting, and the table of block sizes a rank knows.
+// The exchange description (docs/design.md, "The exchange description") and the byte-level
+// machinery every payload-carrying backend shares: resolving a Place to memory with bounds checks,
+// temporary buffers with peak accounting, and the table of block sizes a rank knows.
 #pragma once
 
 #include <cstddef>

@@ -64,7 +64,7 @@ struct AlgorithmInfo {
   Family family = Family::linear;
   Handles handles = Handles::any;
   std::string description;  // one line
-  std::string source;       // seed and section
+  std::string source;       // paper and section (docs/references.md)
   std::vector<ParamSpec> params;
   // Empty when the algorithm applies to the exchange, else the reason it does not.
   std::function<std::optional<std::string>(const ExchangeShape&, const Params&)> check;

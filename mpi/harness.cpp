@@ -7,7 +7,6 @@
 
 #include "algorithms/errors.hpp"
 #include "mpi/deadline.hpp"
-#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -103,7 +102,7 @@ void agree_on_outcome(const Context& context, const std::string& label, const st
 PreparedExchange prepare(const Workload& workload, const Context& context, LayoutStyle style) {
   PreparedExchange prepared;
   prepared.layout = make_layout(workload, context.rank(), style);
-  apply_test_fault(prepared.layout, context.rank());  // TEST-ONLY, off unless A2A_MPI_TEST_FAULT
+  run_hooks().adjust_layout(prepared.layout, context.rank());
   validate_layout(prepared.layout, context.rank());
   prepared.buffers = make_buffers(prepared.layout, context.rank());
   return prepared;
@@ -154,7 +153,7 @@ RunStats run_configuration(const Context& context, const Configuration& config,
                  exchange.buffers.recv.data());
     comm.set_deadline(Deadline::after(timeout));
     try {
-      config.algorithm->run(comm, config.params);
+      run_hooks().run(comm, config);
       if (comm.outstanding() != 0) {
         throw ContractViolation(std::to_string(comm.outstanding()) +
                                 " requests were never waited for");
@@ -169,6 +168,24 @@ RunStats run_configuration(const Context& context, const Configuration& config,
   } catch (const Error& error) {
     abort_job(context, config.label() + ": " + error.what());
   }
+}
+
+namespace {
+
+RunHooks*& installed_hooks() {
+  static RunHooks defaults;
+  static RunHooks* hooks = &defaults;
+  return hooks;
+}
+
+}  // namespace
+
+RunHooks& run_hooks() {
+  return *installed_hooks();
+}
+
+void install_run_hooks(RunHooks& hooks) {
+  installed_hooks() = &hooks;
 }
 
 RunStats max_over_ranks(const Context& context, const RunStats& mine) {

@@ -49,4 +49,26 @@ bool setup_failed(const Context& context, const std::string& problem, const char
 
 [[noreturn]] void abort_job(const Context& context, const std::string& message);
 
+// A seam for test programs only: tests/mpi/fault_injection.cpp installs hooks that make
+// `a2a-mpi-faults` (a2a-mpi plus the hooks, built only for ctest) produce the faults the guards
+// exist for (docs/reliability.md). Nothing shipped installs any; the defaults change nothing.
+class RunHooks {
+ public:
+  virtual ~RunHooks() = default;
+  // Called by verify and bench before each workload's setup, where an Error is reported
+  // collectively as one line.
+  virtual void check_setup() {}
+  // A rank's layout, after prepare() made it and before it is validated.
+  virtual void adjust_layout(ExchangeLayout& /*layout*/, int /*rank*/) {}
+  // Runs `config` on `comm` (the MPI backend); a test may run it on a decorator of `comm`.
+  virtual void run(Comm& comm, const Configuration& config) {
+    config.algorithm->run(comm, config.params);
+  }
+};
+
+// The hooks in effect: the defaults unless a test program installed others (which must outlive
+// every run).
+RunHooks& run_hooks();
+void install_run_hooks(RunHooks& hooks);
+
 }  // namespace a2a::mpi

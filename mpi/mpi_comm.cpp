@@ -7,7 +7,6 @@
 #include "algorithms/errors.hpp"
 #include "mpi/deadline.hpp"
 #include "mpi/mpi_error.hpp"
-#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -164,7 +163,6 @@ Request MpiComm::isend(int peer, Pieces pieces) {
     data = slot.staging.data();
   }
   list.clear();
-  if (test_fault_drops_send(rank())) return {id};  // TEST-ONLY (mpi/test_faults.hpp)
   post(data, total, peer, kDataTag, false, &slot.request);
   ++stats_.messages;
   stats_.bytes_sent += total;

@@ -1,4 +1,4 @@
-// The MPI backend: the comm interface over a real MPI communicator (DESIGN.md, "Backends").
+// The MPI backend: the comm interface over a real MPI communicator (docs/design.md, "Backends").
 #pragma once
 
 #include <mpi.h>

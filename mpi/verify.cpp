@@ -9,7 +9,6 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "mpi/commands.hpp"
-#include "mpi/test_faults.hpp"
 
 namespace a2a::mpi {
 
@@ -97,7 +96,7 @@ int run_verify(const CommonOptions& options) {
     std::vector<Planned> planned;
     std::string problem;
     try {
-      test_fault();  // a malformed A2A_MPI_TEST_FAULT (test-only) fails here, once
+      run_hooks().check_setup();
       workload = make_workload(spec, context.size());
       planned = plan(options.selection, *workload, context.ranks_per_node());
     } catch (const Error& error) {

@@ -1,4 +1,4 @@
-// Machine models (DESIGN.md, "Platforms"): the YAML description, its loader, and the SimGrid
+// Machine models (docs/design.md, "Platforms"): the YAML description, its loader, and the SimGrid
 // builder. The loader needs yaml-cpp only; the builder needs SimGrid
 // (platforms/simgrid/builder.hpp).
 #pragma once

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake g++ make pkg-config git python3 time
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format-14
   libopenmpi-dev openmpi-bin
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
   libboost-context-dev

@@ -1,13 +1,13 @@
-// fft_n1, fft_n2 — seed 001 §6.1: the all-to-all of an FFTW3 transpose for two problem sizes N
-// (fftw_complex values, two FP64 each) that are not multiples of P².
+// fft_n1, fft_n2 — Fan et al., HPDC 2025, §6.1: the all-to-all of an FFTW3 transpose for two
+// problem sizes N (fftw_complex values, two FP64 each) that are not multiples of P².
 // - N1 = ⌈0.78125·P⌉·⌈0.625·P⌉·8: ranks below W = ⌈0.625·P⌉ are workers; each worker sends
 //   8 FP64 values (64 bytes) to each of the first T = ⌈0.78125·P⌉ ranks and nothing else; every
 //   other block is empty. 0.625 = 5/8 and 0.78125 = 25/32, so W = ⌊(5P + 7)/8⌋ and
 //   T = ⌊(25P + 31)/32⌋ in integers.
 // - N2 = ((P − 1)·32 + 8)·P: "each process (except the last) transmits 64 FP64 values, and the last
-//   one transmits 16". Our reading (ALGORITHMS.md): every block holds 64 FP64 values (512 bytes)
-//   except the blocks sent to the last rank, which hold 16 (128 bytes) — so a rank sends
-//   (P − 1)·32 + 8 complex values, N2/P, as the formula says.
+//   one transmits 16". Our reading (docs/workloads.md): every block holds 64 FP64 values (512
+//   bytes) except the blocks sent to the last rank, which hold 16 (128 bytes) — so a rank sends (P
+//   − 1)·32 + 8 complex values, N2/P, as the formula says.
 // Sizes are in bytes (FP64 = 8) and floored to whole elements of elem bytes like every workload.
 #include "workloads/workload_family.hpp"
 
@@ -76,12 +76,12 @@ std::vector<WorkloadFamily> fft_families() {
         .options = "elem=BYTES (8)",
         .description = "FFTW transpose, N1: ceil(0.625P) workers send 8 FP64 to each of the first "
                        "ceil(0.78125P) ranks",
-        .source = "seed 001 §6.1"},
+        .source = "Fan et al., HPDC 2025, §6.1"},
        make_fft<FftN1>},
       {{.name = "fft_n2",
         .options = "elem=BYTES (8)",
         .description = "FFTW transpose, N2: blocks of 64 FP64, 16 to the last rank",
-        .source = "seed 001 §6.1"},
+        .source = "Fan et al., HPDC 2025, §6.1"},
        make_fft<FftN2>},
   };
 }

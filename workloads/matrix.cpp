@@ -1,7 +1,7 @@
 // matrix: a recorded exchange read from a file, row = sender, column = receiver. For replaying
-// real patterns (e.g. the matrices of seed 001's authors' repositories) at modest P: unlike every
-// other family it stores the P x P matrix (P^2 int64), so it is the one exception to "no run
-// needs the matrix" (DESIGN.md, "Workloads").
+// real patterns (e.g. the matrices in the repositories of Fan et al., HPDC 2025) at modest P:
+// unlike every other family it stores the P x P matrix (P^2 int64), so it is the one exception to
+// "no run needs the matrix" (docs/design.md, "Workloads").
 //
 // The format is detected from the first matrix line:
 // - CSV: P lines of P comma-separated non-negative integers (a line containing a comma);
@@ -188,7 +188,7 @@ std::vector<WorkloadFamily> matrix_families() {
         .options = "file=PATH (required), unit=bytes|elements (bytes), elem=BYTES (8)",
         .description = "a recorded P x P matrix (row = sender, column = receiver) from a CSV or "
                        "whitespace-separated file; stores P^2 int64, for real patterns at modest P",
-        .source = "recordings; seed 001 authors' matrix format"},
+        .source = "recordings; authors' matrix format of Fan et al., HPDC 2025"},
        make_matrix},
   };
 }

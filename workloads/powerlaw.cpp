@@ -1,9 +1,10 @@
-// powerlaw — seed 001 §5.4, Fig. 13 (b, d): "a power-law (exponential) distribution", exponent
-// 0.95, largest block 1,024 bytes; ALGORITHMS.md: sizes max·x^k for k = 0..P−1, shuffled per rank.
-// Our reading: sender src gives receiver dst the size floor(max·x^k) bytes with k = π_src(dst),
-// π_src a permutation of [0, P) keyed by (seed, src), floored to whole elements. Every sender
-// therefore sends the same multiset of sizes (equal send totals) while receive totals vary.
-// π_src is a Feistel network with cycle walking (counter_rng.hpp), so count() needs no O(P) table.
+// powerlaw — Fan et al., HPDC 2025, §5.4, Fig. 13 (b, d): "a power-law (exponential) distribution",
+// exponent 0.95, largest block 1,024 bytes; docs/workloads.md: sizes max·x^k for k = 0..P−1,
+// shuffled per rank. Our reading: sender src gives receiver dst the size floor(max·x^k) bytes with
+// k = π_src(dst), π_src a permutation of [0, P) keyed by (seed, src), floored to whole elements.
+// Every sender therefore sends the same multiset of sizes (equal send totals) while receive totals
+// vary. π_src is a Feistel network with cycle walking (counter_rng.hpp), so count() needs no O(P)
+// table.
 //
 // Flags: uniform exactly when all P sizes floor to the same element count. Balanced is reported
 // only then: otherwise the column totals depend on how the permutations happen to line up.
@@ -65,7 +66,7 @@ std::vector<WorkloadFamily> powerlaw_families() {
       {{.name = "powerlaw",
         .options = "max=BYTES (1024), x=REAL 0..1 (0.95), elem=BYTES (8), seed=N (1)",
         .description = "sizes max*x^k for k = 0..P-1, shuffled per sender rank",
-        .source = "seed 001 §5.4, Fig. 13"},
+        .source = "Fan et al., HPDC 2025, §5.4, Fig. 13"},
        make_powerlaw},
   };
 }

@@ -1,4 +1,5 @@
-// The power-law block size of seed 001 Fig. 13 (b), shared by the generator and its tests.
+// The power-law block size of Fan et al., HPDC 2025, §5.4, Fig. 13 (b), shared by the generator and
+// its tests.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,10 @@
 // Random block sizes, each block drawn independently from (seed, src, dst) — counter_rng.hpp.
-// - uniform (seed 000 §4.1, seed 001 §5.1): sizes uniform in [0, max] bytes, average max/2,
+// - uniform (Fan et al., HPDC 2022, §4.1; Fan et al., HPDC 2025, §5.1): sizes uniform in [0, max]
+// bytes, average max/2,
 //   "generated using FP64 vectors". Our reading: the element count is drawn uniformly from
 //   [0, floor(max/elem)], so every whole-element size in range is equally likely.
-// - normal (seed 001 §5.4, Fig. 13 a, c): mean 1000 and standard deviation 240 bytes, truncated to
+// - normal (Fan et al., HPDC 2025, §5.4, Fig. 13 a, c): mean 1000 and standard deviation 240 bytes,
+// truncated to
 //   [0, max] (max defaults to 4·mean). The Gaussian is drawn as an Irwin–Hall sum of 12 uniforms
 //   (variance exactly 1, support ±6σ, CDF within 0.0024 of the Gaussian's) because it needs only
 //   integer arithmetic: std::log/std::cos may round differently on two machines, and a sender and
@@ -190,13 +192,13 @@ std::vector<WorkloadFamily> random_families() {
       {{.name = "uniform",
         .options = "max=BYTES (1024), elem=BYTES (8), seed=N (1)",
         .description = "block sizes uniform in [0, max] bytes (average max/2)",
-        .source = "seed 000 §4.1; seed 001 §5.1"},
+        .source = "Fan et al., HPDC 2022, §4.1; Fan et al., HPDC 2025, §5.1"},
        make_uniform},
       {{.name = "normal",
         .options = "mean=BYTES (1000), stddev=BYTES (240), max=BYTES (4*mean), elem=BYTES (8), "
                    "seed=N (1)",
         .description = "block sizes normal(mean, stddev) truncated to [0, max] bytes",
-        .source = "seed 001 §5.4, Fig. 13"},
+        .source = "Fan et al., HPDC 2025, §5.4, Fig. 13"},
        make_normal},
       {{.name = "sparse",
         .options = "density=REAL (0.1), max=BYTES (1024), elem=BYTES (8), seed=N (1)",

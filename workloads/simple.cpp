@@ -1,8 +1,8 @@
 // The deterministic test workloads that come from no paper's figure:
-// - constant: every block `size` bytes — an MPI_Alltoall (the uniform exchanges of seeds 000,
-//   002 and 003).
+// - constant: every block `size` bytes — an MPI_Alltoall (the uniform exchanges of
+//   Fan et al., HPDC 2022, Sewell et al., HPCAsia 2024 and Netterville et al., HiPCW 2022).
 // - zero: every block empty — the edge case of zero-byte messages that must still be matched on
-//   both sides (NOTES.md, Open MPI PR #12280).
+//   both sides (Open MPI PR #12280; docs/references.md).
 // - huge: one block (src -> dst) of `size` bytes, every other block `small` bytes. Our choice for
 //   the others: small=8 (one FP64 value) by default, so every message still carries data and only
 //   the skew differs; small=0 makes them empty. The case where "P × global largest block" scratch
@@ -75,12 +75,13 @@ std::vector<WorkloadFamily> simple_families() {
       {{.name = "constant",
         .options = "size=BYTES (1024), elem=BYTES (8)",
         .description = "every block the same size: an MPI_Alltoall",
-        .source = "seeds 000 §4, 002, 003 (uniform all-to-all)"},
+        .source = "Fan et al., HPDC 2022, §4; Sewell et al., HPCAsia 2024; Netterville et al., "
+                  "HiPCW 2022 (uniform all-to-all)"},
        make_constant},
       {{.name = "zero",
         .options = "elem=BYTES (8)",
         .description = "every block empty (zero-byte messages must still match on both sides)",
-        .source = "edge case; NOTES.md (Open MPI PR #12280)"},
+        .source = "edge case; Open MPI PR #12280"},
        make_zero},
       {{.name = "huge",
         .options = "size=BYTES (1048576), small=BYTES (8), src=RANK (0), dst=RANK (P-1), "

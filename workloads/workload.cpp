@@ -1,6 +1,6 @@
 // Workload specs ("name" or "name:key=value,key=value"), the catalog of families, and
 // make_workload. The families themselves live in simple.cpp, random_sizes.cpp, powerlaw.cpp,
-// fft.cpp and zhuang.cpp; ALGORITHMS.md "Workloads from the seeds" defines them. matrix.cpp reads
+// fft.cpp and zhuang.cpp; docs/workloads.md defines them. matrix.cpp reads
 // a recorded P x P matrix from a file instead.
 //
 // Conventions shared by every family:

@@ -1,5 +1,5 @@
 // Workloads: how many elements rank `src` sends to rank `dst`, computed lazily and
-// deterministically from a seed, so no backend ever needs the P x P matrix (DESIGN.md,
+// deterministically from a seed, so no backend ever needs the P x P matrix (docs/design.md,
 // "Workloads").
 #pragma once
 
@@ -64,7 +64,7 @@ struct WorkloadInfo {
   std::string name;
   std::string options;      // "max=BYTES (1024), elem=BYTES (8), seed=N (1)"
   std::string description;  // one line
-  std::string source;       // seed and section
+  std::string source;       // paper and section (docs/references.md)
 };
 const std::vector<WorkloadInfo>& workload_catalog();
 

@@ -1,10 +1,11 @@
-// zhuang1..zhuang4 — seed 004 §4: the four initial settings of Zhuang et al.'s memory-efficient
-// all-to-all, with N elements per rank, sender i, receiver j and d = (j − i) mod P:
+// zhuang1..zhuang4 — Zhuang et al., IPSJ SIG-HPC 2009, §4: the four initial settings of Zhuang et
+// al.'s memory-efficient all-to-all, with N elements per rank, sender i, receiver j and d = (j − i)
+// mod P:
 //   case 1: |s(i,j)| = N/P
 //   case 2: 0 if d < P/4,  N/P if P/4 <= d < P − 1,  N/4 if d = P − 1
 //   case 3: 0 if d < P/2,  N/P if P/2 <= d < P − 1,  N/2 if d = P − 1
 //   case 4: N if d = P − 1, else 0
-// Readings where the seed is silent:
+// Readings where the paper is silent:
 // - d < P/4 is compared exactly (4d < P), so P need not be a multiple of 4.
 // - The piecewise cases overlap only for P = 1 (d = 0 is both < P/4 and = P − 1); there d = P − 1
 //   wins, as the large block to the left neighbour is what cases 2–4 are about.
@@ -95,7 +96,7 @@ WorkloadFamily family(const char* name, const char* description,
   return {{.name = name,
            .options = "n=ELEMENTS per rank (64*P), elem=BYTES (8)",
            .description = description,
-           .source = "seed 004 §4"},
+           .source = "Zhuang et al., IPSJ SIG-HPC 2009, §4"},
           make};
 }
 

@@ -1,5 +1,6 @@
-// bruck_basic — seed 000 §2.1 ("Basic Bruck"), seed 003 Alg. 1; Bruck et al. 1997.
-// Uniform blocks of n bytes, radix 2, w = num_digits(P - 1, 2) steps.
+// bruck_basic — Fan et al., HPDC 2022, §2.1 ("Basic Bruck"), Netterville et al., HiPCW 2022, §II,
+// Alg. 1; Bruck et al., IEEE TPDS 1997. Uniform blocks of n bytes, radix 2, w = num_digits(P - 1,
+// 2) steps.
 //  (1) Local shift: R[i] = S[(p + i) mod P].
 //  (2) Step k = 0..w-1: send to (p + 2^k) mod P every R[i] whose bit k of i is set (packed),
 //      receive as many from (p - 2^k) mod P and put them in the same positions of R.
@@ -49,7 +50,9 @@ AlgorithmInfo bruck_basic() {
       .family = Family::bruck,
       .handles = Handles::uniform_only,
       .description = "radix-2 Bruck: rotate, log2 P store-and-forward steps, rotate back",
-      .source = "seed 000 §2.1; seed 003 Alg. 1",
+      .source =
+          "Bruck et al., IEEE TPDS 1997; Fan et al., HPDC 2022, §2.1; Netterville et al., HiPCW "
+          "2022, §II, Alg. 1",
       .params = {},
       .check = nullptr,
       .run = run,

@@ -1,9 +1,10 @@
-// Index arithmetic of the Bruck family (seed 000 §2.1; seed 001 §3.1): which rounds run, which
-// relative block indices a round moves, and the identity (source, destination) of the block that
-// sits at a relative index at a given moment. Everything is computed from (P, p, r, i) on demand,
-// so an algorithm keeps O(1) state across a wait instead of O(P) index arrays (DESIGN.md, "What
-// scale demands"). No MPI, no bytes: tests/unit/test_bruck_indices.cpp checks every function here
-// against brute force and against a plain-array simulation of the block movement.
+// Index arithmetic of the Bruck family (Fan et al., HPDC 2022, §2.1; Fan et al., HPDC 2025, §3.1):
+// which rounds run, which relative block indices a round moves, and the identity (source,
+// destination) of the block that sits at a relative index at a given moment. Everything is computed
+// from (P, p, r, i) on demand, so an algorithm keeps O(1) state across a wait instead of O(P) index
+// arrays (docs/design.md, "What scale demands"). No MPI, no bytes:
+// tests/unit/test_bruck_indices.cpp checks every function here against brute force and against a
+// plain-array simulation of the block movement.
 //
 // Vocabulary. Rank p names its P blocks by a relative index i in [0, P). Written in base r, i has
 // w = num_digits(P - 1, r) digits. Round (x, z) moves every block whose x-th digit is z by the

@@ -1,4 +1,4 @@
-// bruck_modified — seed 000 §2.1 ("Modified Bruck", Träff et al.).
+// bruck_modified — Fan et al., HPDC 2022, §2.1 ("Modified Bruck"); Träff et al., ICS 2014.
 // Uniform blocks of n bytes, radix 2, w = num_digits(P - 1, 2) steps.
 //  (1) Local shift: R[i] = S[(2p - i) mod P].
 //  (2) Step k = 0..w-1: send to (p - 2^k) mod P every R[(i + p) mod P] whose bit k of i is set,
@@ -41,7 +41,7 @@ AlgorithmInfo bruck_modified() {
       .family = Family::bruck,
       .handles = Handles::uniform_only,
       .description = "radix-2 Bruck sending to p-2^k after a shifted rotation; no final rotation",
-      .source = "seed 000 §2.1 (Träff et al.)",
+      .source = "Fan et al., HPDC 2022, §2.1; Träff et al., ICS 2014",
       .params = {},
       .check = nullptr,
       .run = run,

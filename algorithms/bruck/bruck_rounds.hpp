@@ -1,5 +1,6 @@
-// The communication rounds of the Bruck family, written once (seed 000 §2.1; seed 001 §3.1 for
-// radix r). The variants differ only in where a block is kept between rounds; they plug that in.
+// The communication rounds of the Bruck family, written once (Fan et al., HPDC 2022, §2.1; Fan et
+// al., HPDC 2025, §3.1 for radix r). The variants differ only in where a block is kept between
+// rounds; they plug that in.
 //
 // Round (x, z) (bruck_indices.hpp): send every block whose relative index i has digit z at r^x to
 // send_peer, receive as many from recv_peer into the same relative indices. The pieces of both
@@ -59,9 +60,10 @@ void exchange_rounds(Comm& comm, Orientation o, int radix, Bytes block, Source s
 
 // The papers' storage: R holds every block that has moved; a round receives into a staging buffer,
 // packed by round slot, and afterwards copies each arrival over the block it replaced in R (the
-// MPI_Sendrecv into a temporary and the "replace" step of seed 000 §2.1). Receiving straight into R
-// would overwrite a block still being sent from the same position. `unmoved(i)` is where the rank's
-// own block at relative index i sits before its first hop; `home(j)` is position j of R.
+// MPI_Sendrecv into a temporary and the "replace" step of Fan et al., HPDC 2022, §2.1). Receiving
+// straight into R would overwrite a block still being sent from the same position. `unmoved(i)` is
+// where the rank's own block at relative index i sits before its first hop; `home(j)` is position j
+// of R.
 template <typename Unmoved, typename Home>
 void staged_rounds(Comm& comm, Orientation o, int radix, Bytes block, Unmoved unmoved, Home home) {
   const int P = comm.size();
@@ -88,11 +90,12 @@ void staged_rounds(Comm& comm, Orientation o, int radix, Bytes block, Unmoved un
       });
 }
 
-// Zero-rotation Bruck in base `radix` (seed 000 §2.1, "Zero Rotation Bruck"): modified orientation,
-// no rotation at all. The self block is copied to R; every other block leaves from where the caller
-// keeps it until its first hop: relative index i is the block for p - i, which the paper finds
-// through the rotation index I[(p + i) mod P] = (2p - (p + i)) mod P. `send_place(dst)` is this
-// rank's block for dst; `recv_place(src)` is position src of R, where the block from src ends.
+// Zero-rotation Bruck in base `radix` (Fan et al., HPDC 2022, §2.1, "Zero Rotation Bruck"):
+// modified orientation, no rotation at all. The self block is copied to R; every other block leaves
+// from where the caller keeps it until its first hop: relative index i is the block for p - i,
+// which the paper finds through the rotation index I[(p + i) mod P] = (2p - (p + i)) mod P.
+// `send_place(dst)` is this rank's block for dst; `recv_place(src)` is position src of R, where the
+// block from src ends.
 template <typename SendPlace, typename RecvPlace>
 void zero_rotation_bruck(Comm& comm, int radix, Bytes block, SendPlace send_place,
                          RecvPlace recv_place) {

@@ -1,4 +1,4 @@
-// bruck_zero_copy — seed 000 §2.1 ("Zero-copy Bruck", Träff et al.).
+// bruck_zero_copy — Fan et al., HPDC 2022, §2.1 ("Zero-copy Bruck"); Träff et al., ICS 2014.
 // Modified Bruck (send to (p - 2^k) mod P the blocks at relative indices i with bit k set, receive
 // from (p + 2^k) mod P into the same relative indices, position (p + i) mod P) with a second buffer
 // T used alternately with R, so no block is copied after a step. For a block moving in step k let
@@ -7,7 +7,7 @@
 // caller's receive buffer. So b odd: send from T, receive into R; b even: send from R, receive into
 // T. The initial shift puts the block for p - i where its first hop (b = popcount(i)) leaves from:
 // R if popcount(i) is even (the self block included), else T.
-// The seed's text states the alternation with R and T the other way round; read literally after a
+// The paper's text states the alternation with R and T the other way round; read literally after a
 // shift into R only, blocks with two hops would be sent from an empty T and every moved block
 // would end in T. This is the reading that delivers into the receive buffer.
 // T is a temporary of P·n bytes. Copies: the initial shift only.
@@ -56,7 +56,7 @@ AlgorithmInfo bruck_zero_copy() {
       .family = Family::bruck,
       .handles = Handles::uniform_only,
       .description = "modified Bruck alternating two buffers by hop parity: no copy after a step",
-      .source = "seed 000 §2.1 (Träff et al.)",
+      .source = "Fan et al., HPDC 2022, §2.1; Träff et al., ICS 2014",
       .params = {},
       .check = nullptr,
       .run = run,

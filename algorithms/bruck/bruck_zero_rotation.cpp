@@ -1,4 +1,4 @@
-// bruck_zero_rotation — seed 000 §2.1 ("Zero Rotation Bruck").
+// bruck_zero_rotation — Fan et al., HPDC 2022, §2.1 ("Zero Rotation Bruck").
 // Modified Bruck (send to (p - 2^k) mod P the blocks at relative indices i with bit k set, receive
 // from (p + 2^k) mod P) without its initial rotation: the rotation index array I[i] = (2p - i) mod
 // P says where a block that has not moved yet lives in the send buffer S; blocks that have moved
@@ -28,7 +28,7 @@ AlgorithmInfo bruck_zero_rotation() {
       .handles = Handles::uniform_only,
       .description =
           "radix-2 modified Bruck reading unmoved blocks from the send buffer: no rotation",
-      .source = "seed 000 §2.1",
+      .source = "Fan et al., HPDC 2022, §2.1",
       .params = {},
       .check = nullptr,
       .run = run,

@@ -1,4 +1,4 @@
-// ompi_linear — seed 001 §2(d) (Open MPI coll/tuned alltoallv "basic_linear", id 1).
+// ompi_linear — Fan et al., HPDC 2025, §2(d) (Open MPI coll/tuned alltoallv "basic_linear", id 1).
 // Post receives from every other rank in ascending rank order, then sends to every other rank in
 // ascending order, then wait for all. Unlike spread_out every rank starts by sending to rank 0
 // (or 1), so early on many senders target the same few receivers. One round; P-1 messages per rank.
@@ -35,7 +35,7 @@ AlgorithmInfo ompi_linear() {
       .family = Family::linear,
       .handles = Handles::any,
       .description = "all receives then all sends in ascending rank order, one wait (Open MPI)",
-      .source = "seed 001 §2(d)",
+      .source = "Fan et al., HPDC 2025, §2(d)",
       .params = {},
       .check = nullptr,
       .run = run,

@@ -1,4 +1,4 @@
-// ompi_pairwise — seed 001 §2(d) (Open MPI coll/tuned alltoallv "pairwise", id 2).
+// ompi_pairwise — Fan et al., HPDC 2025, §2(d) (Open MPI coll/tuned alltoallv "pairwise", id 2).
 // For k = 1..P-1: receive from (p-k) mod P while sending (blocking) to (p+k) mod P, then wait.
 // One exchange in flight at a time: P-1 rounds, the least network pressure and the most latency.
 #include "algorithms/catalog.hpp"
@@ -35,7 +35,7 @@ AlgorithmInfo ompi_pairwise() {
       .family = Family::linear,
       .handles = Handles::any,
       .description = "P-1 rounds: receive from p-k while sending to p+k (Open MPI pairwise)",
-      .source = "seed 001 §2(d)",
+      .source = "Fan et al., HPDC 2025, §2(d)",
       .params = {},
       .check = nullptr,
       .run = run,

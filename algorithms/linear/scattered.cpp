@@ -1,8 +1,8 @@
-// scattered — seed 001 §2(d) (MPICH's MPIR_Alltoallv_intra_scattered).
+// scattered — Fan et al., HPDC 2025, §2(d) (MPICH's MPIR_Alltoallv_intra_scattered).
 // spread_out in batches: post b receives from (p+i) mod P and b sends to (p-i) mod P, wait for the
 // batch, then the next. The batch bounds the requests in flight (MPICH's throttle, default 32),
-// which is what keeps NIC match lists from overflowing at scale (NOTES.md, Slingshot).
-// ceil((P-1)/b) rounds; P-1 messages per rank; the self block is a local copy.
+// which is what keeps NIC match lists from overflowing at scale (docs/references.md, "Slingshot
+// match lists"). ceil((P-1)/b) rounds; P-1 messages per rank; the self block is a local copy.
 #include <algorithm>
 
 #include "algorithms/catalog.hpp"
@@ -41,7 +41,7 @@ AlgorithmInfo scattered() {
       .family = Family::linear,
       .handles = Handles::any,
       .description = "spread_out in batches of b sends + b receives, each batch waited (MPICH)",
-      .source = "seed 001 §2(d)",
+      .source = "Fan et al., HPDC 2025, §2(d)",
       .params = {{.name = "batch",
                   .meaning = "requests of each kind in flight per batch (MPICH throttle)",
                   .default_value = 32,

@@ -1,6 +1,6 @@
-// vendor — seed 001 §5.3. The backend's own collective: MPI_Alltoallv of the MPI library in use on
-// the MPI backend; in simulation, a named MPI's default choice. The baseline every table compares
-// to.
+// vendor — Fan et al., HPDC 2025, §5.3. The backend's own collective: MPI_Alltoallv of the MPI
+// library in use on the MPI backend; in simulation, a named MPI's default choice. The baseline
+// every table compares to.
 #include "algorithms/catalog.hpp"
 
 namespace a2a::catalog_entries {
@@ -11,7 +11,7 @@ AlgorithmInfo vendor() {
       .family = Family::vendor,
       .handles = Handles::any,
       .description = "the backend's own MPI_Alltoallv (the baseline)",
-      .source = "seed 001 §5.3",
+      .source = "Fan et al., HPDC 2025, §5.3",
       .params = {},
       .check = nullptr,
       .run =

@@ -1,4 +1,4 @@
-// xor_pairwise — seed 001 §5.3 (exclusive-or pairwise exchange).
+// xor_pairwise — Fan et al., HPDC 2025, §5.3 (exclusive-or pairwise exchange).
 // For k = 1..P'-1 with P' the next power of two at or above P: partner = p XOR k; exchange with the
 // partner if it exists (partner < P). Partners are mutual, so every step is a perfect matching for
 // powers of two; for other P some ranks idle in some steps.
@@ -45,7 +45,7 @@ AlgorithmInfo xor_pairwise() {
       .family = Family::linear,
       .handles = Handles::any,
       .description = "exchange with partner p XOR k for k = 1..P'-1 (P' next power of two)",
-      .source = "seed 001 §5.3",
+      .source = "Fan et al., HPDC 2025, §5.3",
       .params = {},
       .check = nullptr,
       .run = run,

@@ -1,5 +1,5 @@
-// bitonic_inplace — seed 004 (Zhuang, Nakashima, Nagamochi) §2, §3.1–3.2: the memory-efficient
-// variable-size all-to-all based on bitonic sort and in-place merge.
+// bitonic_inplace — Zhuang, Nakashima, Nagamochi, IPSJ SIG-HPC 2009, §2, §3.1–3.2: the
+// memory-efficient variable-size all-to-all based on bitonic sort and in-place merge.
 //
 // §3.2: an all-to-all is a parallel sort of the data elements keyed by (destination j, source i,
 // offset k). With every rank sending and receiving the same total N (§2), after the sort rank j
@@ -69,7 +69,8 @@ std::optional<std::string> check(const ExchangeShape& shape, const Params&) {
            std::to_string(shape.ranks);
   }
   if (!shape.balanced) {
-    return "needs every rank to send and receive the same total (seed 004 §2)";
+    return "needs every rank to send and receive the same total (Zhuang et al., IPSJ SIG-HPC 2009, "
+           "§2)";
   }
   if (!shape.contiguous_in_order) {
     return "needs blocks packed back to back in rank order: the sorted send data becomes the "
@@ -90,7 +91,8 @@ Bytes balanced_total(Comm& comm) {
   const Bytes n = comm.allreduce_max(sent);
   if (comm.allreduce_max(sent != n || received != n ? 1 : 0) != 0) {
     throw InvalidParameter(
-        "bitonic_inplace needs every rank to send and receive the same total (seed 004 §2)");
+        "bitonic_inplace needs every rank to send and receive the same total (Zhuang et al., IPSJ "
+        "SIG-HPC 2009, §2)");
   }
   return n;
 }
@@ -240,7 +242,7 @@ AlgorithmInfo bitonic_inplace() {
       .description =
           "in-place parallel bitonic sort keyed by (dst, src, offset): pairwise "
           "sendrecv-replace swaps through a fixed buffer, then in-place merges",
-      .source = "seed 004 §2, §3.1–3.2",
+      .source = "Zhuang et al., IPSJ SIG-HPC 2009, §2, §3.1–3.2",
       .params = {{.name = "chunk",
                   .meaning = "transfer buffer in bytes (swaps and rotations go through it)",
                   .default_value = 65536,

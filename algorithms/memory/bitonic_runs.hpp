@@ -1,5 +1,6 @@
-// Run bookkeeping and in-place data movement for bitonic_inplace (seed 004 §3.1–3.2), as plain
-// functions so that tests/unit/test_bitonic_model.cpp can run the very same code on arrays of keys.
+// Run bookkeeping and in-place data movement for bitonic_inplace (Zhuang et al., IPSJ SIG-HPC 2009,
+// §3.1–3.2), as plain functions so that tests/unit/test_bitonic_model.cpp can run the very same
+// code on arrays of keys.
 //
 // The exchange is a parallel sort of bytes keyed by (destination, source, offset in the block).
 // A rank never sees bytes, so its N bytes are described by a RunList: pieces (dst, src, offset,
@@ -39,7 +40,8 @@ struct Run {
 };
 using RunList = std::vector<Run>;
 
-// The sort order of seed 004 §3.2: destination, then source, then position in the block.
+// The sort order of Zhuang et al., IPSJ SIG-HPC 2009, §3.2: destination, then source, then position
+// in the block.
 inline bool key_less(const Run& a, const Run& b) {
   return std::tie(a.dst, a.src, a.offset) < std::tie(b.dst, b.src, b.offset);
 }
@@ -108,9 +110,9 @@ inline RunList slice(const RunList& runs, Bytes from, Bytes length) {
   return cursor.next(length);
 }
 
-// A rank's bytes before the network: its send blocks in destination order (seed 004 §3.2: the
-// initial sequence s(i, 0) • … • s(i, P−1) is already ascending). `size_of(BlockId)` gives a
-// block's bytes; only the rank's own blocks are asked for.
+// A rank's bytes before the network: its send blocks in destination order (Zhuang et al., IPSJ
+// SIG-HPC 2009, §3.2: the initial sequence s(i, 0) • … • s(i, P−1) is already ascending).
+// `size_of(BlockId)` gives a block's bytes; only the rank's own blocks are asked for.
 template <typename SizeOf>
 RunList send_runs(int rank, int ranks, SizeOf&& size_of) {
   RunList runs;
@@ -119,7 +121,8 @@ RunList send_runs(int rank, int ranks, SizeOf&& size_of) {
   return runs;
 }
 
-// ---- the network (seed 004 Fig. 2, with every local sequence kept ascending)
+// ---- the network (Zhuang et al., IPSJ SIG-HPC 2009, §3.2, Fig. 2, with every local sequence kept
+// ascending)
 // ---------------------
 
 // k with 2^k = P, or -1 when P is not a power of two.
@@ -144,9 +147,9 @@ inline int partner(int rank, int stage, int step) {
 // ---- run descriptors on the wire
 // ----------------------------------------------------------------
 
-// Before a compare-exchange the partners tell each other their runs (seed 004 §3.2 keeps O(P)
-// integers per rank for the same purpose): first the count, one value, then kRunFields values
-// (dst, src, offset in the block, bytes) per run, in position order.
+// Before a compare-exchange the partners tell each other their runs (Zhuang et al., IPSJ SIG-HPC
+// 2009, §3.2 keeps O(P) integers per rank for the same purpose): first the count, one value, then
+// kRunFields values (dst, src, offset in the block, bytes) per run, in position order.
 inline constexpr std::size_t kRunFields = 4;
 
 inline std::vector<std::int64_t> encode_runs(const RunList& runs) {
@@ -207,9 +210,10 @@ inline Bytes low_keeps(const RunList& low, const RunList& high, Bytes n) {
   return from_low;
 }
 
-// One rank's side of a compare-exchange (seed 004 §3.1 swap): the low rank gives its largest
-// n − m bytes for the partner's smallest n − m, the high rank the other way round. Both swap
-// regions have the same length, and each rank receives into the region it sends from.
+// One rank's side of a compare-exchange (Zhuang et al., IPSJ SIG-HPC 2009, §3.1 swap): the low rank
+// gives its largest n − m bytes for the partner's smallest n − m, the high rank the other way
+// round. Both swap regions have the same length, and each rank receives into the region it sends
+// from.
 struct SwapPlan {
   Bytes at = 0;            // where the swapped region starts on this rank
   Bytes bytes = 0;         // its length, the same on both ranks

@@ -1,4 +1,4 @@
-// padded_alltoall — seed 000 §4.1 (the "padded MPI_Alltoall" baseline).
+// padded_alltoall — Fan et al., HPDC 2022, §4.1 (the "padded MPI_Alltoall" baseline).
 // As padded_bruck, but the uniform exchange of N-byte blocks is the vendor's own MPI_Alltoall:
 //  (1) N = global largest block (MPI_Allreduce of each rank's largest send block);
 //  (2) pad every send block to N bytes in a P·N temporary S';
@@ -26,7 +26,7 @@ AlgorithmInfo padded_alltoall() {
       .family = Family::logarithmic,
       .handles = Handles::any,
       .description = "pad every block to the global maximum, vendor MPI_Alltoall, unpad",
-      .source = "seed 000 §4.1",
+      .source = "Fan et al., HPDC 2022, §4.1",
       .params = {},
       .check = nullptr,
       .run = run,

@@ -1,5 +1,5 @@
-// Padding a non-uniform exchange into a uniform one (seed 000 §3.1 and §4.1), shared by
-// padded_bruck and padded_alltoall: every rank learns N, the largest block anywhere (one
+// Padding a non-uniform exchange into a uniform one (Fan et al., HPDC 2022, §3.1 and §4.1), shared
+// by padded_bruck and padded_alltoall: every rank learns N, the largest block anywhere (one
 // allreduce of its own largest send block), copies each of its send blocks into an N-byte slot of
 // a P·N temporary S' (slot d for destination d), a uniform all-to-all of N-byte blocks fills
 // another P·N temporary R' (slot s from source s), and each block's real size is copied out of R'

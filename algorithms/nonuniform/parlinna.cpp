@@ -1,4 +1,4 @@
-// Shared parts of ParLinNa (seed 001 §4); see parlinna.hpp.
+// Shared parts of ParLinNa (Fan et al., HPDC 2025, §4); see parlinna.hpp.
 #include "algorithms/nonuniform/parlinna.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// What parlinna_coalesced and parlinna_staggered share (seed 001 §4): parameters, applicability,
-// the outbox buffer and phase 1, the intra-node exchange (Alg. 2 lines 1–19). Index arithmetic:
-// parlinna_layout.hpp.
+// What parlinna_coalesced and parlinna_staggered share (Fan et al., HPDC 2025, §4): parameters,
+// applicability, the outbox buffer and phase 1, the intra-node exchange (Alg. 2 lines 1–19). Index
+// arithmetic: parlinna_layout.hpp.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// parlinna_coalesced — seed 001 §4, Alg. 2, Fig. 3(b), Fig. 4 (coalesced ParLinNa).
+// parlinna_coalesced — Fan et al., HPDC 2025, §4, Alg. 2, Fig. 3(b), Fig. 4 (coalesced ParLinNa).
 // P = N·Q ranks, node n = p / Q, local index g = p mod Q; Q must divide P (checked).
 //   Phase 1, intra-node ("implicit", Fig. 3(b)), lines 1–19: the node's Q ranks run ParLogNa with
 //     radix r, in which local block j is the column of N blocks {m·Q + j : every node m}; every
@@ -131,7 +131,7 @@ AlgorithmInfo parlinna_coalesced() {
       .family = Family::hierarchical,
       .handles = Handles::any,
       .description = "intra-node ParLogNa on columns, then N-1 inter-node rounds of Q blocks each",
-      .source = "seed 001 §4, Alg. 2, Fig. 3(b), Fig. 4",
+      .source = "Fan et al., HPDC 2025, §4, Alg. 2, Fig. 3(b), Fig. 4",
       .params = parlinna::params(),
       .check = parlinna::check,
       .run = run,

@@ -1,5 +1,6 @@
-// Index arithmetic of ParLinNa (seed 001 §4, Alg. 2 and 3), shared by parlinna_coalesced and
-// parlinna_staggered and used by the unit tests. Inline, integer only, no MPI.
+// Index arithmetic of ParLinNa (Fan et al., HPDC 2025, §4, Alg. 2 and 3), shared by
+// parlinna_coalesced and parlinna_staggered and used by the unit tests. Inline, integer only, no
+// MPI.
 //
 // P = N·Q ranks on N nodes of Q ranks; rank p is (node n = p / Q, local g = p mod Q).
 // Phase 1 (intra-node) is the radix exchange of radix_exchange.hpp on the node's Q ranks, in which
@@ -92,7 +93,8 @@ void outgoing_runs(const Hierarchy& h, int first, int rows, F&& f) {
 //   rows k = 1..N−1: the blocks for node (n − k) mod N, at position o; coalesced keeps a slot for
 //     o = 0 too (the rank's own block, copied in by the rearrangement), staggered sends that one
 //     straight from the send buffer and has no slot for it;
-//   then B = Q − (K + 1) transit slots (seed 001 §3.3) for the member of an in-transit column that
+//   then B = Q − (K + 1) transit slots (Fan et al., HPDC 2025, §3.3) for the member of an
+//   in-transit column that
 //     stays on this node (m = n); the other members wait in their own row slot, which is where
 //     their last hop would put them anyway.
 // Rows come in the order the inter-node rounds send them, so the coalesced rearrangement can

@@ -1,4 +1,4 @@
-// parlinna_staggered — seed 001 §4.2, Alg. 3, Fig. 5(a) (staggered ParLinNa).
+// parlinna_staggered — Fan et al., HPDC 2025, §4.2, Alg. 3, Fig. 5(a) (staggered ParLinNa).
 // P = N·Q ranks, node n = p / Q, local index g = p mod Q; Q must divide P (checked).
 //   Phase 1, intra-node (Alg. 3 line 1): as parlinna_coalesced — ParLogNa with radix r on the
 //     node's Q ranks, local block j being the column {m·Q + j : every node m}. Afterwards rank
@@ -74,7 +74,7 @@ AlgorithmInfo parlinna_staggered() {
       .handles = Handles::any,
       .description =
           "intra-node ParLogNa on columns, then (N-1)*Q single-block inter-node messages",
-      .source = "seed 001 §4.2, Alg. 3, Fig. 5(a)",
+      .source = "Fan et al., HPDC 2025, §4.2, Alg. 3, Fig. 5(a)",
       .params = parlinna::params(),
       .check = parlinna::check,
       .run = run,

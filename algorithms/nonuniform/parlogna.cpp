@@ -1,9 +1,9 @@
-// parlogna — seed 001 §3, Alg. 1 (ParLogNa, "parameterized logarithmic non-uniform all-to-all").
-// Two-phase Bruck generalised to radix r, 2 ≤ r ≤ P. Block indices are distances
-// o = (p − destination) mod P written in base r (the rotation I[i] = (2p − i) mod P of Alg. 1
-// line 4, applied implicitly). Rounds (x, z) for x = 0..w−1, z = 1..r−1 with z·r^x < P, K of them;
-// in each, a metadata exchange (the sizes of the blocks whose digit x is z) then the data exchange,
-// sending to (p − z·r^x) mod P and receiving from (p + z·r^x) mod P (lines 5–20).
+// parlogna — Fan et al., HPDC 2025, §3, Alg. 1 (ParLogNa, "parameterized logarithmic non-uniform
+// all-to-all"). Two-phase Bruck generalised to radix r, 2 ≤ r ≤ P. Block indices are distances o =
+// (p − destination) mod P written in base r (the rotation I[i] = (2p − i) mod P of Alg. 1 line 4,
+// applied implicitly). Rounds (x, z) for x = 0..w−1, z = 1..r−1 with z·r^x < P, K of them; in each,
+// a metadata exchange (the sizes of the blocks whose digit x is z) then the data exchange, sending
+// to (p − z·r^x) mod P and receiving from (p + z·r^x) mod P (lines 5–20).
 //
 // Temporary memory (§3.3): T holds only blocks that will be forwarded again. "Direct" blocks (a
 // single non-zero digit: one per round, K in all) travel once from the send buffer to R, and the
@@ -71,7 +71,7 @@ AlgorithmInfo parlogna() {
       .handles = Handles::any,
       .description =
           "two-phase Bruck in radix r: metadata then data per round, T of P-(K+1) blocks",
-      .source = "seed 001 §3, Alg. 1",
+      .source = "Fan et al., HPDC 2025, §3, Alg. 1",
       .params = {{.name = "radix",
                   .meaning = "base of the digit rounds: small = few rounds, large = less volume",
                   .default_value = 2,

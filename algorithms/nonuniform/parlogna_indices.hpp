@@ -1,8 +1,8 @@
 // Index arithmetic that ParLogNa adds to the Bruck family's (algorithms/bruck/bruck_indices.hpp,
 // whose rounds, per-round index lists and "modified" block identities the radix exchange uses):
 // when a hop is a block's last, which blocks are "direct", and the tight temporary buffer of
-// seed 001 §3.3. Shared by two_phase_bruck, parlogna and ParLinNa (radix_exchange.cpp) and the
-// unit tests. Inline, integer only, no MPI.
+// Fan et al., HPDC 2025, §3.3. Shared by two_phase_bruck, parlogna and ParLinNa
+// (radix_exchange.cpp) and the unit tests. Inline, integer only, no MPI.
 //
 // A rank names the blocks it holds by their distance o = (source − destination) mod Q within the
 // group of Q ranks, written in base r. Round (x, z) moves every block whose digit x is z, lowest
@@ -25,8 +25,8 @@ inline bool is_last_hop(std::int64_t o, const Round& round, int r) {
 }
 
 // A "direct" distance has a single non-zero digit: the block travels once, from the send buffer
-// straight to its destination, and never needs temporary storage (seed 001 §3.3). There is one
-// per round (o = z·r^x), K in all.
+// straight to its destination, and never needs temporary storage (Fan et al., HPDC 2025, §3.3).
+// There is one per round (o = z·r^x), K in all.
 inline bool is_direct(std::int64_t o, int r) {
   if (o <= 0) return false;
   while (o % r == 0)
@@ -35,16 +35,16 @@ inline bool is_direct(std::int64_t o, int r) {
 }
 
 // B = Q − (K + 1): the temporary slots a rank needs — one per distance that is neither direct nor
-// the self distance 0 (seed 001 §3.3). Zero when r ≥ Q − 1.
+// the self distance 0 (Fan et al., HPDC 2025, §3.3). Zero when r ≥ Q − 1.
 inline int temp_slots(int Q, int r) {
   return Q <= 1 ? 0 : Q - 1 - bruck::round_count(Q, r);
 }
 
 // The temporary slot of a non-direct distance o: t = o − 1 − dx·(r−1) − dz, dx the position and dz
-// the value of o's highest non-zero digit (seed 001 §3.3). It subtracts from o the self distance
-// and the direct distances below o (every z·r^x with x < dx, and z·r^dx for z ≤ dz), so it maps
-// the non-direct distances of 1..Q−1 one to one onto 0..B−1. dx is found with integers, not with
-// the paper's ceil(log_r o), which is off by one when o is a power of r.
+// the value of o's highest non-zero digit (Fan et al., HPDC 2025, §3.3). It subtracts from o the
+// self distance and the direct distances below o (every z·r^x with x < dx, and z·r^dx for z ≤ dz),
+// so it maps the non-direct distances of 1..Q−1 one to one onto 0..B−1. dx is found with integers,
+// not with the paper's ceil(log_r o), which is off by one when o is a power of r.
 inline int temp_slot(std::int64_t o, int r) {
   int dx = 0;
   std::int64_t place = 1;

@@ -111,7 +111,8 @@ void metadata_exchange(Comm& comm, const RoundMessages& round) {
 void data_exchange(Comm& comm, const RoundMessages& round) {
   Request sent, received;
   {
-    const Group launch(comm);  // one launch per send/receive pair, as NCCL Bruck (seed 002)
+    // One launch per send/receive pair, as NCCL Bruck (Sewell et al., HPCAsia 2024, §3.2).
+    const Group launch(comm);
     sent = comm.isend_runs(
         round.send_peer(), [&](RunSink out) { round.outgoing_runs(out); },
         [&](PieceSink out) {

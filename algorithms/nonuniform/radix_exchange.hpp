@@ -1,7 +1,8 @@
-// The two-phase Bruck-style radix-r exchange, written once for two_phase_bruck (seed 000 §3.2,
-// Alg. 1: radix 2), parlogna (seed 001 §3, Alg. 1) and the intra-node phase of ParLinNa (seed 001
-// §4.1, Alg. 2 lines 5–19). Index arithmetic: bruck/bruck_indices.hpp (rounds, index lists, block
-// identities) and parlogna_indices.hpp (last hops, direct blocks, the tight temporary buffer).
+// The two-phase Bruck-style radix-r exchange, written once for two_phase_bruck (Fan et al., HPDC
+// 2022, §3.2, Alg. 1: radix 2), parlogna (Fan et al., HPDC 2025, §3, Alg. 1) and the intra-node
+// phase of ParLinNa (Fan et al., HPDC 2025, §4.1, Alg. 2 lines 5–19). Index arithmetic:
+// bruck/bruck_indices.hpp (rounds, index lists, block identities) and parlogna_indices.hpp (last
+// hops, direct blocks, the tight temporary buffer).
 //
 // The exchange runs among a group of Q ranks base..base+Q−1 (the whole communicator for parlogna;
 // the ranks of one node for ParLinNa). It moves "columns": the column at distance o on a rank

@@ -1,4 +1,4 @@
-// two_phase_bruck — seed 000 §3.2, Alg. 1 ("two-phase non-uniform Bruck"), radix 2.
+// two_phase_bruck — Fan et al., HPDC 2022, §3.2, Alg. 1 ("two-phase non-uniform Bruck"), radix 2.
 // Built on zero-rotation Bruck (§2.1): no data is rotated; the index array I[j] = (2p − j) mod P
 // says which send block sits at position j. With j = (p + i) mod P, I[j] = p − i: position j holds
 // the block of distance i = (p − destination) mod P.
@@ -72,7 +72,7 @@ AlgorithmInfo two_phase_bruck() {
       .handles = Handles::any,
       .description =
           "radix-2 Bruck with a metadata exchange before every data step, W of P*N bytes",
-      .source = "seed 000 §3.2, Alg. 1",
+      .source = "Fan et al., HPDC 2022, §3.2, Alg. 1",
       .params = {},
       .check = nullptr,
       .run = run,

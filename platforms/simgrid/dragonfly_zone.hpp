@@ -1,6 +1,7 @@
 // A SimGrid netzone for the dragonfly of platforms/dragonfly.hpp. SimGrid's own DragonflyZone
 // cannot be used: it hangs all global links of a group pair on one router, merges parallel links,
-// and crashes when there are more groups than routers per chassis (see NOTES.md).
+// and crashes when there are more groups than routers per chassis (docs/references.md,
+// "SimGrid 3.32").
 //
 // The zone subclasses NetZoneImpl directly and answers get_local_route() arithmetically from
 // DragonflyLayout::route(), so memory is O(links), not O(nodes²) as a Full zone would need.

@@ -1,6 +1,6 @@
-// Models of the uniform Bruck family: ALGORITHMS.md "Bruck family" and "Cost models" (uniform
+// Models of the uniform Bruck family: docs/algorithms.md "Bruck family" and "Cost models" (uniform
 // Bruck, radix 2: ⌈log2 P⌉·α + β·n·Σ_k |{i < P : bit k of i set}|; radix r: K ≤ w·(r−1) rounds),
-// seed 000 §2.1, seed 001 §3.1.
+// Fan et al., HPDC 2022, §2.1; Fan et al., HPDC 2025, §3.1.
 // Notation: P ranks, n bytes per block, rounds (x, z) of bruck_indices.hpp with m_{x,z} the blocks
 // whose x-th base-r digit is z (radix 2: m_k = |{i < P : bit k of i set}|), α, β, β_nic, o as in
 // machine.hpp, c the memory-copy seconds per byte, L the launch overhead of a group. Every round
@@ -40,7 +40,8 @@ void zero_rotation_rounds(const Exchange& x, CostBuilder& cost, int radix, Bytes
   rounds(x, cost, Orientation::modified, radix, block, true);
 }
 
-// bruck_basic (seed 000 §2.1, seed 003 Alg. 1): rotation, radix-2 rounds, inverse rotation.
+// bruck_basic (Fan et al., HPDC 2022, §2.1; Netterville et al., HiPCW 2022, §II, Alg. 1): rotation,
+// radix-2 rounds, inverse rotation.
 //   T = 2·P·n·c + Σ_k (T_round(m_k) + m_k·n·c)
 // = Σ_k (α + m_k·n·β) on a contention-free star with free copies (tests/sim/closed_form).
 void bruck_basic(const Configuration&, const Exchange& x, CostBuilder& cost) {
@@ -50,7 +51,8 @@ void bruck_basic(const Configuration&, const Exchange& x, CostBuilder& cost) {
   cost.copy(x.ranks() * n);
 }
 
-// bruck_modified (seed 000 §2.1, Träff et al.): one rotation, no inverse rotation.
+// bruck_modified (Fan et al., HPDC 2022, §2.1; Träff et al., ICS 2014): one rotation, no inverse
+// rotation.
 //   T = P·n·c + Σ_k (T_round(m_k) + m_k·n·c)
 void bruck_modified(const Configuration&, const Exchange& x, CostBuilder& cost) {
   const Bytes n = x.uniform_block("bruck_modified");
@@ -58,8 +60,8 @@ void bruck_modified(const Configuration&, const Exchange& x, CostBuilder& cost) 
   rounds(x, cost, Orientation::modified, 2, n, true);
 }
 
-// bruck_zero_copy (seed 000 §2.1): one rotation, then rounds that alternate two buffers and copy
-// nothing.
+// bruck_zero_copy (Fan et al., HPDC 2022, §2.1): one rotation, then rounds that alternate two
+// buffers and copy nothing.
 //   T = P·n·c + Σ_k T_round(m_k)
 void bruck_zero_copy(const Configuration&, const Exchange& x, CostBuilder& cost) {
   const Bytes n = x.uniform_block("bruck_zero_copy");
@@ -67,13 +69,15 @@ void bruck_zero_copy(const Configuration&, const Exchange& x, CostBuilder& cost)
   rounds(x, cost, Orientation::modified, 2, n, false);
 }
 
-// bruck_zero_rotation (seed 000 §2.1): no rotation; the self block is the only extra copy.
+// bruck_zero_rotation (Fan et al., HPDC 2022, §2.1): no rotation; the self block is the only extra
+// copy.
 //   T = n·c + Σ_k (T_round(m_k) + m_k·n·c)
 void bruck_zero_rotation(const Configuration&, const Exchange& x, CostBuilder& cost) {
   zero_rotation_rounds(x, cost, 2, x.uniform_block("bruck_zero_rotation"));
 }
 
-// bruck_radix, radix r (seed 001 §2(c), §3.1): K ≤ w·(r−1) rounds (x, z), w = digits of P − 1.
+// bruck_radix, radix r (Fan et al., HPDC 2025, §2(c), §3.1): K ≤ w·(r−1) rounds (x, z), w = digits
+// of P − 1.
 //   T = n·c + Σ_{x,z} (T_round(m_{x,z}) + m_{x,z}·n·c)
 // Small r: few rounds (K·α); large r: few forwarded blocks (Σ m_{x,z} ≤ w·(r−1)·r^(w−1)).
 void bruck_radix(const Configuration& config, const Exchange& x, CostBuilder& cost) {

@@ -1,12 +1,12 @@
-// Models of the hierarchical algorithms: ALGORITHMS.md "parlinna_coalesced", "parlinna_staggered"
-// (seed 001 §4, Alg. 2 and 3). ALGORITHMS.md gives no closed form for them; the model adds the
-// two phases as the code runs them.
-// Notation: P = N'·Q' ranks in N' groups ("nodes") of Q' = the ranks_per_node parameter, radix r
-// of the intra-node phase, batch b; α, β, β_nic, α_intra, β_intra, o as in machine.hpp, c the
-// memory-copy seconds per byte, L the launch overhead of a group, A the allreduce of
-// nonuniform.cpp. Whether a message is intra-node depends on the machine's ranks per node: with
-// Q' = Q, phase 1 runs at α_intra, β_intra and phase 2 crosses the network, where the Q ranks of
-// a node send at once and share its link (β_nic).
+// Models of the hierarchical algorithms: docs/algorithms.md "parlinna_coalesced",
+// "parlinna_staggered" (Fan et al., HPDC 2025, §4, Alg. 2 and 3). docs/algorithms.md gives no
+// closed form for them; the model adds the two phases as the code runs them. Notation: P = N'·Q'
+// ranks in N' groups ("nodes") of Q' = the ranks_per_node parameter, radix r of the intra-node
+// phase, batch b; α, β, β_nic, α_intra, β_intra, o as in machine.hpp, c the memory-copy seconds per
+// byte, L the launch overhead of a group, A the allreduce of nonuniform.cpp. Whether a message is
+// intra-node depends on the machine's ranks per node: with Q' = Q, phase 1 runs at α_intra, β_intra
+// and phase 2 crosses the network, where the Q ranks of a node send at once and share its link
+// (β_nic).
 //   Phase 1: radix_exchange_rounds on groups of Q' with columns of N' blocks, K(Q', r) rounds:
 //     Σ_{x,z} (2·L + 2·α_intra + 4·o + 8·N'·m_{x,z}·β_intra + D_{x,z}·β_intra)
 //   Phase 2, coalesced: ⌈(N'−1)/b⌉ steps of b messages of Q' blocks each,
@@ -69,8 +69,8 @@ Bytes row_bytes(const Exchange& x, const Hierarchy& h, int k) {
 
 }  // namespace
 
-// parlinna_coalesced (seed 001 §4, Alg. 2): phase 1, the rearrangement copy of every block bound
-// off-node (c·S_off, S_off the most a rank sends to other nodes), phase 2 coalesced.
+// parlinna_coalesced (Fan et al., HPDC 2025, §4, Alg. 2): phase 1, the rearrangement copy of every
+// block bound off-node (c·S_off, S_off the most a rank sends to other nodes), phase 2 coalesced.
 void parlinna_coalesced(const Configuration& config, const Exchange& x, CostBuilder& cost) {
   const int P = x.ranks();
   const Setup s = setup_of(config, P);
@@ -95,8 +95,8 @@ void parlinna_coalesced(const Configuration& config, const Exchange& x, CostBuil
   }
 }
 
-// parlinna_staggered (seed 001 §4.2, Alg. 3): phase 1, then phase 2 one block per message, no
-// rearrangement.
+// parlinna_staggered (Fan et al., HPDC 2025, §4.2, Alg. 3): phase 1, then phase 2 one block per
+// message, no rearrangement.
 void parlinna_staggered(const Configuration& config, const Exchange& x, CostBuilder& cost) {
   const int P = x.ranks();
   const Setup s = setup_of(config, P);

@@ -1,6 +1,6 @@
-// Models of the linear-time (direct) algorithms: ALGORITHMS.md "Linear-time (direct) algorithms"
-// and "Cost models" (spread_out / scattered: (P−1)·α + β·Σ bytes sent in Hockney's form).
-// Notation: P ranks, n bytes per block (uniform), α, β, β_nic, o as in machine.hpp; c the
+// Models of the linear-time (direct) algorithms: docs/algorithms.md "Linear-time (direct)
+// algorithms" and "Cost models" (spread_out / scattered: (P−1)·α + β·Σ bytes sent in Hockney's
+// form). Notation: P ranks, n bytes per block (uniform), α, β, β_nic, o as in machine.hpp; c the
 // memory-copy seconds per byte, L the launch overhead of a group.
 #include <algorithm>
 
@@ -39,7 +39,8 @@ void direct_exchanges(const Exchange& x, CostBuilder& cost, const DirectBatches&
 
 }  // namespace
 
-// spread_out (seed 003 Alg. 2; seed 000 §4.1): one step with every send in flight.
+// spread_out (Netterville et al., HiPCW 2022, §II, Alg. 2; Fan et al., HPDC 2022, §4.1): one step
+// with every send in flight.
 //   T = c·n + L + α + max((2P−2)·o + n·β, P·o + (P−1)·n·β_nic)
 // On a contention-free star with o = c = L = 0: α + (P−1)·n·β — not Hockney's (P−1)·α + ... :
 // the sends share the node's link at once, so the latency is paid once (docs/simulation.md).
@@ -49,24 +50,24 @@ void spread_out(const Configuration&, const Exchange& x, CostBuilder& cost) {
   direct_exchanges(x, cost, {.batch = std::max(1, x.ranks() - 1)});
 }
 
-// scattered, batch b (seed 001 §2(d), MPICH): ⌈(P−1)/b⌉ steps of b exchanges each,
+// scattered, batch b (Fan et al., HPDC 2025, §2(d), MPICH): ⌈(P−1)/b⌉ steps of b exchanges each,
 //   T = c·n + Σ_batches [L + α + max(2b·o + n·β, (b+1)·o + b·n·β_nic)]
 // = ⌈(P−1)/b⌉·α + (P−1)·n·β on a contention-free star with o = 0.
 void scattered(const Configuration& config, const Exchange& x, CostBuilder& cost) {
   direct_exchanges(x, cost, {.batch = config.params.get_int("batch")});
 }
 
-// ompi_linear (seed 001 §2(d), Open MPI basic linear): all receives, then all sends in ascending
-// rank order, one wait. Every rank posts its send to the last rank (P − 1, or P − 2 on P − 1)
-// last, so that rank's link receives its P − 1 blocks only after everyone's last post:
+// ompi_linear (Fan et al., HPDC 2025, §2(d), Open MPI basic linear): all receives, then all sends
+// in ascending rank order, one wait. Every rank posts its send to the last rank (P − 1, or P − 2 on
+// P − 1) last, so that rank's link receives its P − 1 blocks only after everyone's last post:
 //   T = c·n + L + α + (2P−2)·o + (P−1)·n·β_nic
 // the cost of spread_out when o = 0.
 void ompi_linear(const Configuration&, const Exchange& x, CostBuilder& cost) {
   direct_exchanges(x, cost, {.batch = std::max(1, x.ranks() - 1), .same_last_destination = true});
 }
 
-// ompi_pairwise (seed 001 §2(d), Open MPI pairwise): P − 1 steps, step k receives from p − k and
-// sends to p + k, waited before the next:
+// ompi_pairwise (Fan et al., HPDC 2025, §2(d), Open MPI pairwise): P − 1 steps, step k receives
+// from p − k and sends to p + k, waited before the next:
 //   T = c·n + Σ_{k=1}^{P−1} (L + α + 2·o + n_k·β),  n_k the largest block at distance k
 // = (P−1)·(α + n·β) on a contention-free star (Hockney's linear cost, exactly).
 void ompi_pairwise(const Configuration&, const Exchange& x, CostBuilder& cost) {
@@ -84,7 +85,8 @@ void ompi_pairwise(const Configuration&, const Exchange& x, CostBuilder& cost) {
   }
 }
 
-// xor_pairwise (seed 001 §5.3): steps k = 1..P'−1 (P' the next power of two), partner p XOR k.
+// xor_pairwise (Fan et al., HPDC 2025, §5.3): steps k = 1..P'−1 (P' the next power of two), partner
+// p XOR k.
 //   T = c·n + Σ_{k : some pair p, p XOR k < P} (L + α + 2·o + n_k·β)
 // Every rank makes P − 1 exchanges, but when P is not a power of two a rank waits for partners
 // still busy with earlier steps: the model charges every step in which any pair exchanges (the
@@ -106,7 +108,7 @@ void xor_pairwise(const Configuration&, const Exchange& x, CostBuilder& cost) {
   }
 }
 
-// vendor (seed 001 §5.3): the model of the configuration the named MPI picks
+// vendor (Fan et al., HPDC 2025, §5.3): the model of the configuration the named MPI picks
 // (sim/vendor_model.hpp: Open MPI's fixed rule by communicator size, or MPICH's scattered 32).
 void vendor(const Configuration&, const Exchange& x, CostBuilder& cost) {
   const Configuration chosen =

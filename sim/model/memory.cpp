@@ -1,9 +1,10 @@
-// Model of the memory-efficient algorithm: ALGORITHMS.md "bitonic_inplace" (seed 004 §2,
-// §3.1–3.2: O(N log² P) time). ALGORITHMS.md gives no closed form; the model follows the code.
-// Notation: P = 2^s ranks each sending and receiving n bytes in all, buffer (chunk) size C, α, β,
-// o as in machine.hpp, c the memory-copy seconds per byte, A the allreduce of nonuniform.cpp.
-// s·(s+1)/2 compare-exchange steps; step t swaps W_t bytes between partners (the most of any
-// pair) in ⌈W_t / C⌉ chunks and merges in place, moving M_t bytes (rotation merge, O(n log R)):
+// Model of the memory-efficient algorithm: docs/algorithms.md "bitonic_inplace" (Zhuang et al.,
+// IPSJ SIG-HPC 2009, §2, §3.1–3.2: O(N log² P) time). docs/algorithms.md gives no closed form; the
+// model follows the code. Notation: P = 2^s ranks each sending and receiving n bytes in all, buffer
+// (chunk) size C, α, β, o as in machine.hpp, c the memory-copy seconds per byte, A the allreduce of
+// nonuniform.cpp. s·(s+1)/2 compare-exchange steps; step t swaps W_t bytes between partners (the
+// most of any pair) in ⌈W_t / C⌉ chunks and merges in place, moving M_t bytes (rotation merge, O(n
+// log R)):
 //   T = 2·A + c·n + Σ_t [ (α + 2·o + 8·β) + (α + 2·o + 32·R_t·β)             (run descriptors)
 //                        + Σ_chunks (c·C_j + α + 2·o + C_j·β)                 (swap)
 //                        + c·M_t ]                                            (merge)

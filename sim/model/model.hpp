@@ -2,7 +2,7 @@
 // α–β cost with LogGP's per-message overhead, evaluated step by step on the exact block sizes of
 // the workload, with the terms kept apart (latency, bandwidth, overhead, copies, launches).
 //
-// One file per family, each function citing ALGORITHMS.md and the seed section it models:
+// One file per family, each function citing docs/algorithms.md and the paper section it models:
 // linear.cpp, bruck.cpp, nonuniform.cpp, hierarchical.cpp, memory.cpp. cost.hpp has the step
 // formula, machine.hpp where α, β and the rest come from.
 #pragma once

@@ -1,9 +1,9 @@
-// Models of the non-uniform logarithmic algorithms: ALGORITHMS.md "Non-uniform logarithmic
-// algorithms" and "Cost models" (padded_bruck: seed 000 eq. 1; two_phase_bruck: seed 000 eq. 2;
-// radix r: seed 001 §3.1).
-// Notation: P ranks, N the largest block anywhere, rounds (x, z) of bruck_indices.hpp with m_{x,z}
-// the blocks whose x-th base-r digit is z (radix 2: m_k), α, β, β_nic, o as in machine.hpp, c the
-// memory-copy seconds per byte, L the launch overhead of a group, and
+// Models of the non-uniform logarithmic algorithms: docs/algorithms.md "Non-uniform logarithmic
+// algorithms" and "Cost models" (padded_bruck: Fan et al., HPDC 2022, §3.3, eq. 1; two_phase_bruck:
+// Fan et al., HPDC 2022, §3.3, eq. 2; radix r: Fan et al., HPDC 2025, §3.1). Notation: P ranks, N
+// the largest block anywhere, rounds (x, z) of bruck_indices.hpp with m_{x,z} the blocks whose x-th
+// base-r digit is z (radix 2: m_k), α, β, β_nic, o as in machine.hpp, c the memory-copy seconds per
+// byte, L the launch overhead of a group, and
 //   A = ⌈log2 P⌉·(α + 2·o + 8·β)   the simulated allreduce of N (dissemination, 8-byte values).
 // Where the blocks a round moves differ in size, the model takes for each round the exact
 // largest message any rank sends, from the workload (D_{x,z} below): a sum of per-round maxima,
@@ -66,8 +66,8 @@ void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size,
   });
 }
 
-// padded_bruck (seed 000 §3.1, eq. 1: α·log P + β·log P·((P+1)/2)·N): pad to N, zero-rotation
-// Bruck on N-byte blocks, unpad.
+// padded_bruck (Fan et al., HPDC 2022, §3.1; §3.3, eq. 1: α·log P + β·log P·((P+1)/2)·N): pad to N,
+// zero-rotation Bruck on N-byte blocks, unpad.
 //   T = A + c·(S + R + N) + Σ_k (L + α + 2·o + m_k·N·β + m_k·N·c)
 // with S, R the most bytes a rank sends / receives. On a contention-free star with o = c = 0:
 // ⌈log2 P⌉·(α + 8β) + Σ_k (α + m_k·N·β) (tests/sim/closed_form).
@@ -75,8 +75,8 @@ void padded_bruck(const Configuration&, const Exchange& x, CostBuilder& cost) {
   padded(x, cost, [&](Bytes N) { zero_rotation_rounds(x, cost, 2, N); });
 }
 
-// padded_alltoall (seed 000 §4.1): pad to N, the simulated vendor alltoall (sim/vendor_model.hpp:
-// batches of 32 distances, not grouped), unpad.
+// padded_alltoall (Fan et al., HPDC 2022, §4.1): pad to N, the simulated vendor alltoall
+// (sim/vendor_model.hpp: batches of 32 distances, not grouped), unpad.
 //   T = A + c·(S + R + N) + Σ_{⌈(P−1)/32⌉ batches} (α + max(64·o + N·β, 33·o + 32·N·β_nic))
 void padded_alltoall(const Configuration&, const Exchange& x, CostBuilder& cost) {
   constexpr int kVendorThrottle = 32;
@@ -87,7 +87,7 @@ void padded_alltoall(const Configuration&, const Exchange& x, CostBuilder& cost)
   });
 }
 
-// two_phase_bruck (seed 000 §3.2, Alg. 1; eq. 2: 2α·log P + 4β·log P·(P+1)/2 +
+// two_phase_bruck (Fan et al., HPDC 2022, §3.2, Alg. 1; §3.3, eq. 2: 2α·log P + 4β·log P·(P+1)/2 +
 // (N/2)·β·log P·(P+1)/2 with 4-byte sizes): radix-2 rounds of metadata then data.
 //   T = A + c·n_self + Σ_k (2·L + 2·α + 4·o + 8·m_k·β + D_k·β)
 // D_k the most bytes a rank sends in step k: the blocks it holds whose distance has bit k set,
@@ -99,7 +99,8 @@ void two_phase_bruck(const Configuration&, const Exchange& x, CostBuilder& cost)
                         [&](int, int src, int dst) { return x.block(src, dst); });
 }
 
-// parlogna, radix r (seed 001 §3, Alg. 1): two_phase_bruck in base r; K ≤ w·(r−1) rounds.
+// parlogna, radix r (Fan et al., HPDC 2025, §3, Alg. 1): two_phase_bruck in base r; K ≤ w·(r−1)
+// rounds.
 //   T = [B > 0]·A + c·n_self + Σ_{x,z} (2·L + 2·α + 4·o + 8·m_{x,z}·β + D_{x,z}·β)
 // B = P − (K+1) temporary slots: no allreduce when r ≥ P − 1 (every distance direct).
 void parlogna(const Configuration& config, const Exchange& x, CostBuilder& cost) {

@@ -1,6 +1,6 @@
-// The recording backend (DESIGN.md, "Recorder"): a Comm decorator that forwards every call of the
-// real catalog code to another backend (SimGrid in payload mode, which moves and checks the real
-// bytes) and keeps a model of every rank's memory: which bytes of which block sit where
+// The recording backend (docs/design.md, "Recorder"): a Comm decorator that forwards every call of
+// the real catalog code to another backend (SimGrid in payload mode, which moves and checks the
+// real bytes) and keeps a model of every rank's memory: which bytes of which block sit where
 // (buffer_contents.hpp). Each change is logged with the rank's round and sub-step (recording.hpp)
 // and its simulated time; recorder.hpp turns the logs into steps.
 //

@@ -1,5 +1,5 @@
-// The SimGrid backend of the comm interface (DESIGN.md, "Backends"): one instance per simulated
-// rank, used from inside that rank's actor.
+// The SimGrid backend of the comm interface (docs/design.md, "Backends"): one instance per
+// simulated rank, used from inside that rank's actor.
 //
 // Model:
 //  * a message is a SimGrid communication of its simulated size through a per-(src, dst, kind)

@@ -1,7 +1,7 @@
 // Tuning maps as self-contained SVG pictures, written by hand (SVG is text): a heatmap of the best
-// configuration per (P, S) cell with its speed-up over the vendor (in the manner of seed 001,
-// Fig. 8), and the decision regions over log P x log S that the tuning table encodes (in the
-// manner of MPICH's decision tree, seed 003, Fig. 2).
+// configuration per (P, S) cell with its speed-up over the vendor (in the manner of Fan et al.,
+// HPDC 2025, §5.1, Fig. 8), and the decision regions over log P x log S that the tuning table
+// encodes (in the manner of MPICH's decision tree, Netterville et al., HiPCW 2022, §II, Fig. 2).
 #pragma once
 
 #include <string>

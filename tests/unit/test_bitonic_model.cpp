@@ -242,7 +242,7 @@ Matrix random_balanced(std::mt19937& rng, int P, int terms, int max_weight) {
   return c;
 }
 
-// Seed 004 §4 cases with n elements of 1 byte; d = (dst − src) mod P.
+// Zhuang et al., IPSJ SIG-HPC 2009, §4 cases with n elements of 1 byte; d = (dst − src) mod P.
 Matrix zhuang(int P, int which, Bytes n) {
   Matrix c(static_cast<std::size_t>(P), std::vector<Bytes>(static_cast<std::size_t>(P), 0));
   for (int s = 0; s < P; ++s) {

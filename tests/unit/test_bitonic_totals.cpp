@@ -1,5 +1,6 @@
-// bitonic_inplace's runtime totals check (seed 004 §2: every rank sends and receives N): the two
-// allreduce_max calls must let every rank pass, or make every rank throw InvalidParameter.
+// bitonic_inplace's runtime totals check (Zhuang et al., IPSJ SIG-HPC 2009, §2: every rank sends
+// and receives N): the two allreduce_max calls must let every rank pass, or make every rank throw
+// InvalidParameter.
 //
 // The ranks run one after another on a fake Comm that plays allreduce_max collectively by replay:
 // a rank that reaches a call whose result is not known yet records its contribution and stops;

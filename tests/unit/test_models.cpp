@@ -1,5 +1,5 @@
 // The analytic models (sim/model/) at small P against values computed by hand from the formulas
-// of ALGORITHMS.md "Cost models" and docs/models.md, on a hand-made machine: one rank per node
+// of docs/algorithms.md "Cost models" and docs/models.md, on a hand-made machine: one rank per node
 // unless said, α = 2 µs, β = β_nic = 1 ns/B, intra-node α = 0.1 µs, β = 0.1 ns/B, no overhead,
 // free copies, no launches unless said. tests/sim/closed_form then checks that the simulators
 // agree with the same models.

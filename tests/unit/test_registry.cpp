@@ -7,7 +7,7 @@
 
 using namespace a2a;
 
-TEST_CASE("the catalog holds every algorithm of ALGORITHMS.md exactly once, fully described") {
+TEST_CASE("the catalog holds every algorithm of docs/algorithms.md exactly once, fully described") {
   const std::set<std::string> expected = {
       "spread_out",          "scattered",          "ompi_linear",
       "ompi_pairwise",       "xor_pairwise",       "vendor",

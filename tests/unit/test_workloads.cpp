@@ -1,7 +1,7 @@
 // Workload generators (workloads/): exact counts of the deterministic families against formulas
-// restated here from the seeds, statistics and ranges of the random ones, determinism, the
-// powerlaw shuffle's bijection, the uniform/balanced flags against the whole matrix, and every
-// class of spec error.
+// restated here from the papers (docs/references.md), statistics and ranges of the random ones,
+// determinism, the powerlaw shuffle's bijection, the uniform/balanced flags against the whole
+// matrix, and every class of spec error.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -197,7 +197,7 @@ TEST_CASE("workload uniform: counts in (0, max/elem), every value reached, mean 
   }
 }
 
-TEST_CASE("workload normal: mean and spread of the seed, truncation to (0, max)") {
+TEST_CASE("workload normal: mean and spread of Fan et al. 2025, Fig. 13, truncation to (0, max)") {
   // elem=1 so counts are bytes. 128² = 16384 samples: the sample mean's error is about 2 bytes.
   const Matrix m = matrix_of("normal:elem=1", 128);
   double sum = 0, squares = 0;
@@ -322,7 +322,7 @@ TEST_CASE("keyed permutation: a bijection of (0, n) for every n and key") {
   CHECK(same_ac < 20);
 }
 
-TEST_CASE("workload fft_n1 and fft_n2: exact counts of seed 001 §6.1 for P = 1..40") {
+TEST_CASE("workload fft_n1 and fft_n2: exact counts of Fan et al., HPDC 2025, §6.1 for P = 1..40") {
   for (int P = 1; P <= 40; ++P) {
     CAPTURE(P);
     // 0.625 and 0.78125 are exact binary fractions, so these ceilings are exact in double.
@@ -341,14 +341,16 @@ TEST_CASE("workload fft_n1 and fft_n2: exact counts of seed 001 §6.1 for P = 1.
         n2_total += n2[s][d];
       }
     }
-    // The seed's problem sizes: N1 = T·W·8 (as FP64 values, the unit of "8 FP64 values" per
+    // The paper's problem sizes: N1 = T·W·8 (as FP64 values, the unit of "8 FP64 values" per
     // block) and N2 = ((P − 1)·32 + 8)·P complex values, i.e. twice that in FP64 values.
     CHECK(n1_total == static_cast<std::int64_t>(targets) * workers * 8);
     CHECK(n2_total == 2 * (static_cast<std::int64_t>(P - 1) * 32 + 8) * P);
   }
 }
 
-TEST_CASE("workload zhuang1..4: the formulas of seed 004 §4 and equal totals per rank") {
+TEST_CASE(
+    "workload zhuang1..4: the formulas of Zhuang et al., IPSJ SIG-HPC 2009, §4 and equal totals "
+    "per rank") {
   for (int P : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16}) {
     const std::int64_t N = 64 * P * 3;  // a multiple of P, 4 and 2
     for (int which = 1; which <= 4; ++which) {

@@ -212,7 +212,7 @@ TEST_CASE("workload matrix: option errors and the catalog entry") {
     if (info.name != "matrix") continue;
     listed = true;
     CHECK(info.options == "file=PATH (required), unit=bytes|elements (bytes), elem=BYTES (8)");
-    CHECK(info.source == "recordings; seed 001 authors' matrix format");
+    CHECK(info.source == "recordings; authors' matrix format of Fan et al., HPDC 2025");
     CHECK(info.description.find("modest P") != std::string::npos);
   }
   CHECK(listed);
