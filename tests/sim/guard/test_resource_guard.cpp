@@ -133,14 +133,16 @@ TEST_CASE("the SimGrid model grows with P, messages in flight, payload, and whol
   // A scenario's configurations run one after another: their messages in flight do not add up,
   // the mailboxes they leave do.
   const std::int64_t spread = simgrid_bytes("polaris_scaled", 1024, {"spread_out"});
-  const std::int64_t both = simgrid_bytes("polaris_scaled", 1024, {"parlogna:radix=2", "spread_out"});
+  const std::int64_t both =
+      simgrid_bytes("polaris_scaled", 1024, {"parlogna:radix=2", "spread_out"});
   CHECK(both > spread);
   CHECK(both - spread < 16 * MiB);
   // Payload mode holds the bytes: 64 ranks x 64 blocks x 1 MiB.
   CHECK(simgrid_bytes("tiny", 64, {"parlogna:radix=2"}, true, "constant:size=1048576") >
         simgrid_bytes("tiny", 64, {"parlogna:radix=2"}) + 4 * GiB);
   // A torus is built whole (4,608 nodes of Fugaku even for 2 ranks); a dragonfly only where used.
-  CHECK(simgrid_bytes("fugaku", 2, {"spread_out"}) > simgrid_bytes("polaris_scaled", 2, {"spread_out"}));
+  CHECK(simgrid_bytes("fugaku", 2, {"spread_out"}) >
+        simgrid_bytes("polaris_scaled", 2, {"spread_out"}));
 }
 
 TEST_CASE("engines without a memory model estimate nothing") {
