@@ -271,16 +271,17 @@ class CallRunner {
   }
 
   void execute(const Context& context, const Configuration& config) {
-    std::vector<std::byte> send_stage, recv_stage;
+    // Staging buffers come from the communicator's pool, like the algorithm's temporaries.
+    TempLease send_stage, recv_stage;
     const std::byte* send = send_.base;
     std::byte* recv = const_cast<std::byte*>(recv_.base);
     if (send_.staged) {
-      send_stage.resize(static_cast<std::size_t>(layout_.send_buffer_bytes()));
+      send_stage = context.pool().acquire(layout_.send_buffer_bytes());
       copy_blocks(send_, layout_.sendcounts, layout_.sdispls, send_stage.data());
       send = send_stage.data();
     }
     if (recv_.staged) {
-      recv_stage.resize(static_cast<std::size_t>(layout_.recv_buffer_bytes()));
+      recv_stage = context.pool().acquire(layout_.recv_buffer_bytes());
       recv = recv_stage.data();
     }
     try {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mpi/algorithm_choice.hpp"
 #include "mpi/recording.hpp"
@@ -26,9 +27,12 @@ struct InterposerSettings {
 // Throws a2a::Error with a message naming the variable.
 InterposerSettings read_settings();
 
-// Checks that need the communicator: a fixed algorithm must fit MPI_COMM_WORLD (parameter ranges
-// for P, and applicability: a uniform-only algorithm for MPI_Alltoallv, a power-of-two algorithm
-// on another P). Throws a2a::Error naming the variable.
-void check_for_world(const InterposerSettings& settings, int ranks, int ranks_per_node);
+// Checks that need the communicator: a fixed algorithm's parameters must fit MPI_COMM_WORLD (ranges
+// that depend on P), and a uniform-only algorithm is no setting for MPI_Alltoallv. Throws
+// a2a::Error naming the variable. An algorithm that cannot handle the world itself (bitonic_inplace
+// on P not a power of two) is no error: sub-communicators may suit it, and every call it cannot
+// handle falls back to the vendor's. Returns one note per such setting, for A2A_LOG=info.
+std::vector<std::string> check_for_world(const InterposerSettings& settings, int ranks,
+                                         int ranks_per_node);
 
 }  // namespace a2a::mpi

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "algorithms/errors.hpp"
 #include "mpi/alltoall_call.hpp"
@@ -38,10 +39,7 @@ void agree_or_exit(const std::string& problem) {
   int mine = problem.empty() ? size : rank, first = size;
   PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == size) return;
-  if (rank == first) {
-    std::fprintf(stderr, "a2a: error: %s\n", problem.c_str());
-    std::fflush(stderr);
-  }
+  if (rank == first) a2a::mpi::write_line("a2a: error: " + problem);
   PMPI_Finalize();
   std::exit(2);
 }
@@ -60,8 +58,9 @@ void start() {
   }
   agree_or_exit(problem);
   const a2a::mpi::Context& world = a2a::mpi::context_for(MPI_COMM_WORLD);  // collective
+  std::vector<std::string> notes;
   try {
-    a2a::mpi::check_for_world(*loaded, world.size(), world.ranks_per_node());
+    notes = a2a::mpi::check_for_world(*loaded, world.size(), world.ranks_per_node());
   } catch (const a2a::Error& error) {
     problem = error.what();
   }
@@ -75,6 +74,8 @@ void start() {
         "liba2a_pmpi: MPI_Alltoallv -> " + text(settings->alltoallv) + ", MPI_Alltoall -> " +
             text(settings->alltoall) +
             (settings->recorder ? ", recording to " + std::string(std::getenv("A2A_RECORD")) : ""));
+    for (const std::string& note : notes)
+      a2a::mpi::log(a2a::mpi::LogLevel::info, note);
   }
 }
 
