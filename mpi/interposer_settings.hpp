@@ -7,6 +7,8 @@
 // Any other variable starting with A2A_ is an error too (a typo would otherwise do nothing).
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +23,9 @@ struct InterposerSettings {
   std::optional<AlgorithmChoice> alltoallv, alltoall;  // empty: the vendor's call, untouched
   std::string alltoallv_text, alltoall_text;           // as given, for messages
   std::unique_ptr<Recorder> recorder;
+  // The lowest thread level any rank of MPI_COMM_WORLD initialised with (set at MPI_Init): below
+  // MPI_THREAD_MULTIPLE, non-blocking calls go to the vendor (nonblocking.hpp).
+  int thread_level = MPI_THREAD_SINGLE;
 };
 
 // Local checks only (no communication): syntax, names, the tuning file, the record directory.
