@@ -1,9 +1,12 @@
 // The LD_PRELOAD interposer's settings, from the environment, checked at MPI_Init so that a bad
 // setting is one clear error before the application runs, never a wrong result later:
-//   A2A_ALLTOALLV=SPEC|auto   algorithm for MPI_Alltoallv (default: auto with A2A_TUNING, else
-//   vendor) A2A_ALLTOALL=SPEC|auto    algorithm for MPI_Alltoall (same default) A2A_TUNING=FILE
-//   tuning table (tuning_table.hpp) used by auto A2A_RECORD=DIR            record every exchange's
-//   count matrix (recording.hpp) A2A_LOG=error|warn|info|debug
+// - A2A_ALLTOALLV=SPEC|auto: algorithm for MPI_Alltoallv and MPI_Ialltoallv (default: auto with
+//   A2A_TUNING, else vendor);
+// - A2A_ALLTOALL=SPEC|auto: the same for MPI_Alltoall and MPI_Ialltoall;
+// - A2A_TUNING=FILE: the tuning table (tuning_table.hpp) auto uses;
+// - A2A_RECORD=DIR: record every exchange's count matrix (recording.hpp);
+// - A2A_LOG=error|warn|info|debug;
+// - A2A_POOL_MAX=BYTES: cap of each communicator's temporary-memory pool (comm_contexts.hpp).
 // Any other variable starting with A2A_ is an error too (a typo would otherwise do nothing).
 #pragma once
 
