@@ -7,7 +7,9 @@
 #include <set>
 #include <thread>
 
+#include "algorithms/errors.hpp"
 #include "mpi/comm_contexts.hpp"
+#include "mpi/log.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace a2a::mpi {
@@ -169,7 +171,13 @@ Lane& lane_for(MPI_Comm comm) {
 int start_nonblocking(AlltoallCall call, const AlgorithmChoice& choice,
                       std::function<int(MPI_Comm)> vendor, MPI_Request* request) {
   call.nonblocking = true;
-  Lane& lane = lane_for(call.comm);
+  Lane* lane = nullptr;
+  try {
+    lane = &lane_for(call.comm);
+  } catch (const Error& error) {  // MPI_Comm_idup failed: nothing was started
+    log(LogLevel::error, call_name(call) + ": " + error.what());
+    return MPI_ERR_OTHER;
+  }
   auto op = std::make_shared<Operation>();
   op->call = std::move(call);
   op->choice = &choice;
@@ -178,7 +186,7 @@ int start_nonblocking(AlltoallCall call, const AlgorithmChoice& choice,
       PMPI_Grequest_start(query_state, free_state, cancel_state, new Shared(op), &op->request);
   if (code != MPI_SUCCESS) return code;
   *request = op->request;
-  lane.push(std::move(op));
+  lane->push(std::move(op));
   return MPI_SUCCESS;
 }
 

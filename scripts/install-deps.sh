@@ -3,7 +3,7 @@
 # when something is missing). Uses sudo when not root.
 set -euo pipefail
 packages=(
-  cmake g++ make pkg-config git python3 time
+  cmake g++ make pkg-config git python3 time strace
   clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin gfortran
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
