@@ -1,12 +1,13 @@
 // liba2a_pmpi.so's Fortran entry points. Open MPI's Fortran bindings (mpif.h and `use mpi`:
 // mpi_alltoallv_ in libmpi_mpifh; `use mpi_f08`: mpi_alltoallv_f08_ in libmpi_usempif08, which
 // calls the former's internals) convert their arguments and call PMPI_Alltoallv directly, so a
-// Fortran program never reaches the C symbol MPI_Alltoallv. These definitions take the Fortran
-// symbols' place when the library is preloaded, convert the arguments as the bindings do, and run
-// the call like a C caller's (interposer.hpp). Names and argument passing are gfortran's and Open
-// MPI 4.1's (nm -D libmpi_mpifh.so libmpi_usempif08.so): lower case with one trailing underscore,
-// every argument by reference, handles as MPI_Fint, and the _f08 routines' optional ierror passed
-// as a null pointer when absent.
+// Fortran program never reaches the C symbol MPI_Alltoallv. The same holds for MPI_Alltoall and the
+// non-blocking MPI_Ialltoall(v) (whose request comes back as MPI_Request_c2f of the C one). These
+// definitions take the Fortran symbols' place when the library is preloaded, convert the arguments
+// as the bindings do, and run the call like a C caller's (interposer.hpp). Names and argument
+// passing are gfortran's and Open MPI 4.1's (nm -D libmpi_mpifh.so libmpi_usempif08.so): lower case
+// with one trailing underscore, every argument by reference, handles as MPI_Fint, and the _f08
+// routines' optional ierror passed as a null pointer when absent.
 //
 // Fortran's MPI_IN_PLACE and MPI_BOTTOM are addresses of common blocks (Open MPI:
 // mpi_fortran_in_place_, mpi_fortran_bottom_). When they cannot be found — another MPI library —
@@ -127,6 +128,56 @@ void alltoall(AlltoallFn real, const void* sendbuf, const MPI_Fint* sendcount,
                                          PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), site));
 }
 
+using IalltoallvFn = void (*)(const void*, const MPI_Fint*, const MPI_Fint*, const MPI_Fint*, void*,
+                              const MPI_Fint*, const MPI_Fint*, const MPI_Fint*, const MPI_Fint*,
+                              MPI_Fint*, MPI_Fint*);
+using IalltoallFn = void (*)(const void*, const MPI_Fint*, const MPI_Fint*, void*, const MPI_Fint*,
+                             const MPI_Fint*, const MPI_Fint*, MPI_Fint*, MPI_Fint*);
+
+// The C request as the Fortran handle the call returns.
+void set_request(MPI_Fint* request, int code, MPI_Request c_request) {
+  if (code == MPI_SUCCESS) *request = PMPI_Request_c2f(c_request);
+}
+
+void ialltoallv(IalltoallvFn real, const void* sendbuf, const MPI_Fint* sendcounts,
+                const MPI_Fint* sdispls, const MPI_Fint* sendtype, void* recvbuf,
+                const MPI_Fint* recvcounts, const MPI_Fint* rdispls, const MPI_Fint* recvtype,
+                const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  if (sentinels().in_place == nullptr) {
+    MPI_Fint code = MPI_ERR_OTHER;
+    if (real != nullptr) {
+      real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+           request, &code);
+    }
+    return set_error(ierr, code);
+  }
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  const int code = a2a::mpi::intercept_ialltoallv(
+      c_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype),
+      const_cast<void*>(c_buffer(recvbuf)), recvcounts, rdispls, PMPI_Type_f2c(*recvtype),
+      PMPI_Comm_f2c(*comm), &c_request);
+  set_request(request, code, c_request);
+  set_error(ierr, code);
+}
+
+void ialltoall(IalltoallFn real, const void* sendbuf, const MPI_Fint* sendcount,
+               const MPI_Fint* sendtype, void* recvbuf, const MPI_Fint* recvcount,
+               const MPI_Fint* recvtype, const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  if (sentinels().in_place == nullptr) {
+    MPI_Fint code = MPI_ERR_OTHER;
+    if (real != nullptr) {
+      real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &code);
+    }
+    return set_error(ierr, code);
+  }
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  const int code = a2a::mpi::intercept_ialltoall(
+      c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), const_cast<void*>(c_buffer(recvbuf)),
+      *recvcount, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), &c_request);
+  set_request(request, code, c_request);
+  set_error(ierr, code);
+}
+
 }  // namespace
 
 // mpif.h and `use mpi`.
@@ -184,4 +235,41 @@ A2A_EXPORT void mpi_alltoall_f08_(const void* sendbuf, const MPI_Fint* sendcount
   static const AlltoallFn real = next<AlltoallFn>("mpi_alltoall_f08_");
   alltoall(real, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr,
            __builtin_return_address(0));
+}
+
+// Non-blocking, both bindings (TYPE(MPI_Request) holds one MPI_Fint too).
+A2A_EXPORT void mpi_ialltoallv_(const void* sendbuf, const MPI_Fint* sendcounts,
+                                const MPI_Fint* sdispls, const MPI_Fint* sendtype, void* recvbuf,
+                                const MPI_Fint* recvcounts, const MPI_Fint* rdispls,
+                                const MPI_Fint* recvtype, const MPI_Fint* comm, MPI_Fint* request,
+                                MPI_Fint* ierr) {
+  static const IalltoallvFn real = next<IalltoallvFn>("mpi_ialltoallv_");
+  ialltoallv(real, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+             comm, request, ierr);
+}
+
+A2A_EXPORT void mpi_ialltoall_(const void* sendbuf, const MPI_Fint* sendcount,
+                               const MPI_Fint* sendtype, void* recvbuf, const MPI_Fint* recvcount,
+                               const MPI_Fint* recvtype, const MPI_Fint* comm, MPI_Fint* request,
+                               MPI_Fint* ierr) {
+  static const IalltoallFn real = next<IalltoallFn>("mpi_ialltoall_");
+  ialltoall(real, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+}
+
+A2A_EXPORT void mpi_ialltoallv_f08_(const void* sendbuf, const MPI_Fint* sendcounts,
+                                    const MPI_Fint* sdispls, const MPI_Fint* sendtype,
+                                    void* recvbuf, const MPI_Fint* recvcounts,
+                                    const MPI_Fint* rdispls, const MPI_Fint* recvtype,
+                                    const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  static const IalltoallvFn real = next<IalltoallvFn>("mpi_ialltoallv_f08_");
+  ialltoallv(real, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+             comm, request, ierr);
+}
+
+A2A_EXPORT void mpi_ialltoall_f08_(const void* sendbuf, const MPI_Fint* sendcount,
+                                   const MPI_Fint* sendtype, void* recvbuf,
+                                   const MPI_Fint* recvcount, const MPI_Fint* recvtype,
+                                   const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  static const IalltoallFn real = next<IalltoallFn>("mpi_ialltoall_f08_");
+  ialltoall(real, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
 }

@@ -175,6 +175,42 @@ int intercept_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype
   return run_call(call, *settings->alltoall, vendor);
 }
 
+// The non-blocking variants follow their blocking counterpart's setting (A2A_ALLTOALLV for
+// MPI_Ialltoallv). Not recorded: recording gathers counts with a blocking collective.
+int intercept_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request* request) {
+  auto vendor_now = [&] {
+    return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm, request);
+  };
+  if (!settings || !settings->alltoallv) return vendor_now();
+  // MPI keeps the arguments, count arrays included, untouched until the request completes.
+  auto vendor_on = [=](MPI_Comm on) {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, on);
+  };
+  return intercept_nonblocking(alltoallv_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                              recvcounts, rdispls, recvtype, comm),
+                               choice_for(settings->alltoallv), vendor_now, vendor_on, request);
+}
+
+int intercept_ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  auto vendor_now = [&] {
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          request);
+  };
+  if (!settings || !settings->alltoall) return vendor_now();
+  auto vendor_on = [=](MPI_Comm on) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, on);
+  };
+  return intercept_nonblocking(
+      alltoall_call(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+      choice_for(settings->alltoall), vendor_now, vendor_on, request);
+}
+
 }  // namespace a2a::mpi
 
 A2A_EXPORT int MPI_Init(int* argc, char*** argv) {
@@ -202,40 +238,17 @@ A2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                                       comm, __builtin_return_address(0));
 }
 
-// The non-blocking variants follow their blocking counterpart's setting (A2A_ALLTOALLV for
-// MPI_Ialltoallv). Not recorded: recording gathers counts with a blocking collective.
 A2A_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request* request) {
-  auto vendor_now = [&] {
-    return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                           recvtype, comm, request);
-  };
-  if (!settings || !settings->alltoallv) return vendor_now();
-  // MPI keeps the arguments, count arrays included, untouched until the request completes.
-  auto vendor_on = [=](MPI_Comm on) {
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                          recvtype, on);
-  };
-  return intercept_nonblocking(
-      a2a::mpi::alltoallv_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                               recvtype, comm),
-      choice_for(settings->alltoallv), vendor_now, vendor_on, request);
+  return a2a::mpi::intercept_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                        rdispls, recvtype, comm, request);
 }
 
 A2A_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
-  auto vendor_now = [&] {
-    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                          request);
-  };
-  if (!settings || !settings->alltoall) return vendor_now();
-  auto vendor_on = [=](MPI_Comm on) {
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, on);
-  };
-  return intercept_nonblocking(
-      a2a::mpi::alltoall_call(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
-      choice_for(settings->alltoall), vendor_now, vendor_on, request);
+  return a2a::mpi::intercept_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm, request);
 }
