@@ -115,8 +115,8 @@ void KnownSizes::learn(BlockId block, Bytes bytes) {
 }
 
 PayloadBuffers::PayloadBuffers(const ExchangeLayout& layout, const std::byte* send, std::byte* recv,
-                               RunStats& stats)
-    : layout_(layout), send_(send), recv_(recv), stats_(stats) {}
+                               RunStats& stats, TempPool* pool)
+    : layout_(layout), send_(send), recv_(recv), stats_(stats), pool_(pool) {}
 
 Bytes PayloadBuffers::area_bytes(Place place) const {
   const int P = layout_.ranks();
@@ -153,7 +153,7 @@ std::byte* PayloadBuffers::address(Place place, Bytes bytes) const {
     case Place::Area::recv_block:
       return recv_ + layout_.rdispls[place.index] * layout_.extent + place.offset;
     case Place::Area::temp:
-      return temps_[place.index].get() + place.offset;
+      return temps_[place.index].data() + place.offset;
     case Place::Area::recv_buffer:
       return recv_ + place.offset;
   }
@@ -185,7 +185,7 @@ int PayloadBuffers::alloc_temp(Bytes bytes) {
   }
   // Not zeroed: algorithms never read bytes they did not write (padding travels but is never
   // copied into a receive block).
-  temps_[id] = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(bytes));
+  temps_[id] = pool_ ? pool_->acquire(bytes) : TempPool::heap(bytes);
   temp_sizes_[id] = bytes;
   temp_in_use_ += bytes;
   stats_.temp_peak = std::max(stats_.temp_peak, temp_in_use_);
@@ -194,7 +194,7 @@ int PayloadBuffers::alloc_temp(Bytes bytes) {
 
 void PayloadBuffers::free_temp(int buffer) {
   if (buffer < 0 || buffer >= static_cast<int>(temps_.size()) || !temps_[buffer]) return;
-  temps_[buffer].reset();
+  temps_[buffer] = TempLease();
   temp_in_use_ -= temp_sizes_[buffer];
   temp_sizes_[buffer] = 0;
   free_ids_.push_back(buffer);

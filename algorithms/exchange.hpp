@@ -12,6 +12,7 @@
 
 #include "algorithms/comm.hpp"
 #include "algorithms/stats.hpp"
+#include "algorithms/temp_pool.hpp"
 
 namespace a2a {
 
@@ -51,11 +52,13 @@ class KnownSizes {
   std::unordered_map<std::uint64_t, Bytes> learned_;
 };
 
-// Caller's buffers plus the algorithm's temporaries, addressed by Place.
+// Caller's buffers plus the algorithm's temporaries, addressed by Place. Temporaries come from
+// `pool` when given (reused across exchanges), else from the heap; either way temp_peak counts the
+// bytes the algorithm asked for, not what the pool holds.
 class PayloadBuffers {
  public:
   PayloadBuffers(const ExchangeLayout& layout, const std::byte* send, std::byte* recv,
-                 RunStats& stats);
+                 RunStats& stats, TempPool* pool = nullptr);
 
   const std::byte* send_buffer() const { return send_; }
   std::byte* recv_buffer() const { return recv_; }
@@ -84,7 +87,8 @@ class PayloadBuffers {
   const std::byte* send_;
   std::byte* recv_;
   RunStats& stats_;
-  std::vector<std::unique_ptr<std::byte[]>> temps_;
+  TempPool* pool_;
+  std::vector<TempLease> temps_;
   std::vector<Bytes> temp_sizes_;
   std::vector<int> free_ids_;
   Bytes temp_in_use_ = 0;

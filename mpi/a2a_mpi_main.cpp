@@ -85,6 +85,11 @@ int main(int argc, char** argv) {
   bench->add_option("--fftw", bench_options.fftw,
                     "time FFTW's distributed DFT of this shape (N0xN1 or N0xN1xN2; repeatable) "
                     "with each algorithm under its all-to-alls, instead of the workloads");
+  bench
+      ->add_option("--pool-max", bench_options.pool_max,
+                   "cap of the temporary-memory pool kept between iterations, as A2A_POOL_MAX "
+                   "(bytes, or with K/M/G; 0: allocate and free on every call)")
+      ->capture_default_str();
   a2a::mpi::SweepLaunchOptions sweep_options;
   auto* sweep = a2a::mpi::add_sweep_command(app, sweep_options);
   try {

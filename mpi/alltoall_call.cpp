@@ -76,6 +76,11 @@ AlltoallCall alltoall_call(const void* sendbuf, int sendcount, MPI_Datatype send
   return call;
 }
 
+std::string call_name(const AlltoallCall& call) {
+  const std::string name = collective_name(call.collective);  // "MPI_Alltoall(v)"
+  return call.nonblocking ? "MPI_Ia" + name.substr(5) : name;
+}
+
 namespace {
 
 // One side of the exchange as the caller described it.
@@ -167,14 +172,15 @@ ExchangeShape agreed_shape(const Context& context, const ExchangeLayout& layout)
 
 class CallRunner {
  public:
-  CallRunner(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor)
-      : call_(call), choice_(choice), vendor_(vendor) {}
+  CallRunner(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor,
+             const Context* context)
+      : call_(call), choice_(choice), vendor_(vendor), context_(context) {}
 
   int run() {
     int inter = 0;
     PMPI_Comm_test_inter(call_.comm, &inter);
     if (inter) return fallback("inter-communicators are not supported");
-    const Context& context = context_for(call_.comm);
+    const Context& context = context_ ? *context_ : context_for(call_.comm);
     try {
       describe(context);
     } catch (const Error& error) {
@@ -183,14 +189,14 @@ class CallRunner {
     const Configuration* config = choose(context);
     if (config == nullptr) return fallback_result_;
     if (config->algorithm->name == "vendor") {
-      note_run(call_.collective, "vendor");
+      note_run(call_name(call_), "vendor");
       return vendor_();
     }
     if (auto reason = not_applicable(context, *config)) {
       return fallback(config->label() + ": " + *reason);
     }
     execute(context, *config);
-    note_run(call_.collective, config->label());
+    note_run(call_name(call_), config->label());
     return MPI_SUCCESS;
   }
 
@@ -271,16 +277,17 @@ class CallRunner {
   }
 
   void execute(const Context& context, const Configuration& config) {
-    std::vector<std::byte> send_stage, recv_stage;
+    // Staging buffers come from the communicator's pool, like the algorithm's temporaries.
+    TempLease send_stage, recv_stage;
     const std::byte* send = send_.base;
     std::byte* recv = const_cast<std::byte*>(recv_.base);
     if (send_.staged) {
-      send_stage.resize(static_cast<std::size_t>(layout_.send_buffer_bytes()));
+      send_stage = context.pool().acquire(layout_.send_buffer_bytes());
       copy_blocks(send_, layout_.sendcounts, layout_.sdispls, send_stage.data());
       send = send_stage.data();
     }
     if (recv_.staged) {
-      recv_stage.resize(static_cast<std::size_t>(layout_.recv_buffer_bytes()));
+      recv_stage = context.pool().acquire(layout_.recv_buffer_bytes());
       recv = recv_stage.data();
     }
     try {
@@ -292,8 +299,7 @@ class CallRunner {
       }
       if (recv_.staged) unpack_blocks(recv_stage.data());
     } catch (const Error& error) {
-      fatal(context.comm(), std::string(collective_name(call_.collective)) + " via " +
-                                config.label() + ": " + error.what());
+      fatal(context.comm(), call_name(call_) + " via " + config.label() + ": " + error.what());
     }
   }
 
@@ -321,12 +327,12 @@ class CallRunner {
   }
 
   int fallback(const std::string& reason) {
-    note_fallback(call_.collective, reason, call_.comm);
+    note_fallback(call_name(call_), reason, call_.comm);
     return vendor_();
   }
 
   int argument_error(const std::string& what) {
-    log(LogLevel::error, std::string(collective_name(call_.collective)) + ": " + what);
+    log(LogLevel::error, call_name(call_) + ": " + what);
     PMPI_Comm_call_errhandler(call_.comm, MPI_ERR_ARG);
     return MPI_ERR_ARG;
   }
@@ -334,6 +340,7 @@ class CallRunner {
   const AlltoallCall& call_;
   const AlgorithmChoice& choice_;
   FunctionRef<int()> vendor_;
+  const Context* context_;
   Side send_, recv_;
   ExchangeLayout layout_;
   int fallback_result_ = MPI_SUCCESS;
@@ -341,8 +348,9 @@ class CallRunner {
 
 }  // namespace
 
-int run_call(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor) {
-  return CallRunner(call, choice, vendor).run();
+int run_call(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor,
+             const Context* context) {
+  return CallRunner(call, choice, vendor, context).run();
 }
 
 }  // namespace a2a::mpi

@@ -19,10 +19,12 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/function_ref.hpp"
 #include "mpi/algorithm_choice.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace a2a::mpi {
 
@@ -35,7 +37,11 @@ struct AlltoallCall {
   std::vector<std::int64_t> recvcounts, rdispls;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
+  bool nonblocking = false;  // MPI_Ialltoall(v), run on a helper thread (nonblocking.hpp)
 };
+
+// "MPI_Alltoallv", "MPI_Ialltoall", ...: the function the application called.
+std::string call_name(const AlltoallCall& call);
 
 // The arguments of MPI_Alltoallv / MPI_Alltoall as a call (MPI_Alltoall's block i is at
 // i × count elements). Send arguments are not read when sendbuf is MPI_IN_PLACE.
@@ -49,6 +55,9 @@ AlltoallCall alltoall_call(const void* sendbuf, int sendcount, MPI_Datatype send
 // call on the caller's arguments). Returns an MPI error code. Invalid arguments (negative counts,
 // overlapping receive blocks, MPI_DATATYPE_NULL) go to the communicator's error handler with
 // MPI_ERR_ARG; an error inside an algorithm aborts the job with one line.
-int run_call(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor);
+// `context`: the communicator's a2a context; null for the one context_for(call.comm) caches (a
+// non-blocking call brings its helper thread's own).
+int run_call(const AlltoallCall& call, const AlgorithmChoice& choice, FunctionRef<int()> vendor,
+             const Context* context = nullptr);
 
 }  // namespace a2a::mpi

@@ -2,6 +2,8 @@
 // osu_alltoallv (one row per configuration and block size; latency in microseconds).
 // Per iteration the time is the slowest rank's; receive buffers are reset outside the timer; the
 // first `warmup` iterations are not recorded. The last iteration's result is checked byte for byte.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -14,6 +16,12 @@
 namespace a2a::mpi {
 
 namespace {
+
+bool first_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
 
 // The workload spec with its size option replaced: constant takes size=, the others max=.
 std::string with_size(const std::string& spec, long long size) {
@@ -53,6 +61,14 @@ Timing summarize(std::vector<double> samples) {
   return {samples.front(), median, samples.back()};
 }
 
+// Minor page faults of this process so far: memory touched for the first time since it was mapped
+// (fresh allocations). Cheap to read, so it brackets each timed call.
+long long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
 Bytes average_block_bytes(const Workload& workload) {
   // Exact mean over the P x P matrix; bench runs at MPI scale where P^2 is small.
   long double total = 0;
@@ -67,7 +83,16 @@ Bytes average_block_bytes(const Workload& workload) {
 }  // namespace
 
 int run_bench(const BenchOptions& options) {
-  Context context(MPI_COMM_WORLD, options.common.node_size);
+  Bytes pool_cap = 0;
+  try {
+    pool_cap = parse_pool_cap(options.pool_max);
+  } catch (const Error& error) {
+    if (first_rank()) std::fprintf(stderr, "a2a-mpi bench: error: --pool-max: %s\n", error.what());
+    return 2;
+  }
+  // The library's pool, with the library's cap semantics: warm-up iterations fill it, so timed
+  // iterations allocate only where the interposer and the C API would too.
+  Context context(MPI_COMM_WORLD, options.common.node_size, pool_cap);
   const bool root = context.rank() == 0;
   if (options.iterations < 1 || options.warmup < 0) {
     if (root)
@@ -89,7 +114,7 @@ int run_bench(const BenchOptions& options) {
   Selection selection = options.common.selection;
   selection.algorithms.insert(selection.algorithms.begin(), "vendor");
   TextTable table({"workload", "avg block", "algorithm", "min us", "median us", "max us",
-                   "median/vendor", "check"});
+                   "median/vendor", "faults/call", "check"});
   int failures = 0;
   for (const std::string& spec : specs) {
     std::unique_ptr<Workload> workload;
@@ -120,14 +145,18 @@ int run_bench(const BenchOptions& options) {
       }
       PreparedExchange& run = exchanges.at(item.layout);
       std::vector<double> samples;
+      long long faults = 0;  // during the timed calls, this rank
       for (int i = 0; i < options.warmup + options.iterations; ++i) {
         reset_receive(run.buffers);
         MPI_Barrier(context.comm());
         double elapsed = 0;
+        const long long faults_before = minor_faults();
         run_configuration(context, item.config, run, options.common.timeout, &elapsed);
+        if (i >= options.warmup) faults += minor_faults() - faults_before;
         MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, context.comm());
         if (i >= options.warmup) samples.push_back(elapsed);
       }
+      MPI_Allreduce(MPI_IN_PLACE, &faults, 1, MPI_LONG_LONG, MPI_MAX, context.comm());
       int wrong =
           describe_mismatch(run.layout, run.buffers.expected, run.buffers.recv).empty() ? 0 : 1;
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, context.comm());
@@ -136,14 +165,19 @@ int run_bench(const BenchOptions& options) {
       if (item.config.algorithm->name == "vendor") vendor_median = timing.median;
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.2f", timing.median / vendor_median);
+      char per_call[32];
+      std::snprintf(per_call, sizeof per_call, "%.1f",
+                    static_cast<double>(faults) / options.iterations);
       table.add({workload->spec(), average, label, micros(timing.min), micros(timing.median),
-                 micros(timing.max), ratio, wrong ? "FAIL" : "ok"});
+                 micros(timing.max), ratio, per_call, wrong ? "FAIL" : "ok"});
     }
   }
   if (root) {
     std::cout << "# a2a-mpi bench: P=" << context.size() << ", iterations=" << options.iterations
               << " (after " << options.warmup
-              << " warm-up), time = slowest rank per iteration, microseconds\n";
+              << " warm-up), time = slowest rank per iteration, microseconds; faults/call = "
+                 "minor page faults per timed call, busiest rank; pool cap "
+              << options.pool_max << "\n";
     table.print(std::cout);
     if (!options.common.csv_path.empty()) table.write_csv(options.common.csv_path);
   }

@@ -6,6 +6,7 @@
 #include "algorithms/errors.hpp"
 #include "mpi/algorithm_choice.hpp"
 #include "mpi/alltoall_call.hpp"
+#include "mpi/comm_contexts.hpp"
 
 #define A2A_EXPORT __attribute__((visibility("default")))
 
@@ -14,6 +15,8 @@ struct a2a_config_s {
 };
 
 namespace {
+
+using a2a::mpi::pool_cap_setting;
 
 thread_local std::string last_error;
 
@@ -25,6 +28,7 @@ int create(a2a_config* config, Make make) {
   }
   *config = nullptr;
   try {
+    pool_cap_setting();  // a malformed A2A_POOL_MAX is a configuration error, reported here
     *config = new a2a_config_s{make()};
     last_error.clear();
     return A2A_SUCCESS;

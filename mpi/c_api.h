@@ -12,7 +12,9 @@
  * Semantics are MPI's: any datatype (by extent; non-contiguous ones are packed), MPI_IN_PLACE,
  * exchanges beyond 2^31 bytes. What a2a does not handle (inter-communicators, an algorithm that
  * does not apply to the exchange or to the communicator size) runs the MPI library's own call,
- * logged at A2A_LOG=info. Link with -la2a_mpi (docs/application.md).
+ * logged at A2A_LOG=info. Temporary memory is kept per communicator between calls, up to
+ * A2A_POOL_MAX bytes (default 256M; 0: allocate on every call). Link with -la2a_mpi
+ * (docs/application.md).
  */
 #ifndef A2A_C_API_H
 #define A2A_C_API_H
@@ -29,7 +31,8 @@ extern "C" {
 
 typedef struct a2a_config_s* a2a_config;
 
-/* spec: a catalog algorithm with optional parameters, "name" or "name:key=value,...", as listed
+/* A malformed A2A_POOL_MAX in the environment is reported by both create functions.
+ * spec: a catalog algorithm with optional parameters, "name" or "name:key=value,...", as listed
  * by `a2a-mpi list` (e.g. "parlogna:radix=4", "scattered:batch=8", "vendor"). Parameters that
  * depend on the communicator size (radix <= P) are checked at each call. */
 int a2a_config_create(const char* spec, a2a_config* config);

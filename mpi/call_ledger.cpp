@@ -41,12 +41,12 @@ void print_summary() {
   }
 }
 
-void count(Collective collective, const std::string& label) {
+void count(const std::string& call, const std::string& label) {
   Ledger& l = ledger();
   bool install = false;
   {
     std::lock_guard<std::mutex> guard(l.mutex);
-    ++l.runs[collective_name(collective)][label];
+    ++l.runs[call][label];
     install = !l.hook_installed;
     l.hook_installed = true;
   }
@@ -55,18 +55,18 @@ void count(Collective collective, const std::string& label) {
 
 }  // namespace
 
-void note_run(Collective collective, const std::string& label) {
-  count(collective, label);
+void note_run(const std::string& call, const std::string& label) {
+  count(call, label);
 }
 
-void note_fallback(Collective collective, const std::string& reason, MPI_Comm comm) {
-  count(collective, "vendor (fallback)");
+void note_fallback(const std::string& call, const std::string& reason, MPI_Comm comm) {
+  count(call, "vendor (fallback)");
   {
     std::lock_guard<std::mutex> guard(ledger().mutex);
     ++ledger().fallbacks;
   }
   if (!log_enabled(LogLevel::info)) return;
-  const std::string text = std::string(collective_name(collective)) + ": " + reason;
+  const std::string text = call + ": " + reason;
   {
     std::lock_guard<std::mutex> guard(ledger().mutex);
     if (!ledger().reasons_logged.insert(text).second) return;

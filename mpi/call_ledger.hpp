@@ -13,8 +13,9 @@
 
 namespace a2a::mpi {
 
-void note_run(Collective collective, const std::string& label);
-void note_fallback(Collective collective, const std::string& reason, MPI_Comm comm);
+// `call`: the MPI function's name ("MPI_Alltoallv", "MPI_Ialltoallv"), one summary line each.
+void note_run(const std::string& call, const std::string& label);
+void note_fallback(const std::string& call, const std::string& reason, MPI_Comm comm);
 // Calls that fell back to the vendor so far in this process (a2a-mpi bench --fftw reports them).
 long long fallback_count();
 

@@ -1,8 +1,11 @@
 #include "mpi/comm_contexts.hpp"
 
+#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <vector>
+
+#include "algorithms/errors.hpp"
 
 namespace a2a::mpi {
 
@@ -77,11 +80,21 @@ const Context& context_for(MPI_Comm comm) {
   PMPI_Comm_get_attr(comm, context_keyval(), &value, &found);
   if (found) return *static_cast<Context*>(value);
   install_finalize_attribute();
-  auto* context = new Context(comm);
+  auto* context = new Context(comm, 0, pool_cap_setting());
   PMPI_Comm_set_attr(comm, context_keyval(), context);
   std::lock_guard<std::mutex> guard(lock());
   live().insert(comm);
   return *context;
+}
+
+Bytes pool_cap_setting() {
+  const char* text = std::getenv("A2A_POOL_MAX");
+  if (text == nullptr) return kDefaultPoolCap;
+  try {
+    return parse_pool_cap(text);
+  } catch (const Error& error) {
+    throw InvalidParameter(std::string("A2A_POOL_MAX=") + text + ": " + error.what());
+  }
 }
 
 void at_finalize(void (*hook)()) {

@@ -22,6 +22,8 @@ struct BenchOptions {
   int warmup = 3;
   std::vector<long long> sizes;  // substitutes the workload's size option, one table row group each
   std::vector<std::string> fftw;  // FFTW DFT shapes N0xN1[xN2]: time FFTW instead (fftw_bench)
+  // Cap of the temporary-memory pool (parse_pool_cap's syntax; "0": allocate on every call).
+  std::string pool_max = "256M";
 };
 
 int run_verify(const CommonOptions& options);

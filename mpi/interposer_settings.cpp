@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "algorithms/errors.hpp"
+#include "mpi/comm_contexts.hpp"
 #include "mpi/log.hpp"
 
 extern char** environ;
@@ -13,8 +14,8 @@ namespace a2a::mpi {
 
 namespace {
 
-const char* const kKnown[] = {"A2A_ALLTOALLV", "A2A_ALLTOALL", "A2A_TUNING", "A2A_RECORD",
-                              "A2A_LOG"};
+const char* const kKnown[] = {"A2A_ALLTOALLV", "A2A_ALLTOALL", "A2A_TUNING",
+                              "A2A_RECORD",    "A2A_LOG",      "A2A_POOL_MAX"};
 
 std::string variable(const char* name) {
   const char* value = std::getenv(name);
@@ -32,7 +33,7 @@ void check_names() {
     if (!known) {
       throw InvalidParameter("unknown variable " + name +
                              " (known: A2A_ALLTOALLV, A2A_ALLTOALL, A2A_TUNING, A2A_RECORD, "
-                             "A2A_LOG)");
+                             "A2A_LOG, A2A_POOL_MAX)");
     }
   }
 }
@@ -62,6 +63,7 @@ InterposerSettings read_settings() {
   if (!level.empty() && !parse_log_level(level)) {
     throw InvalidParameter("A2A_LOG=" + level + ": expected error, warn, info or debug");
   }
+  pool_cap_setting();  // throws for a malformed A2A_POOL_MAX
   std::optional<AlgorithmChoice> table;
   const std::string tuning = variable("A2A_TUNING");
   if (std::getenv("A2A_TUNING") != nullptr) {
@@ -83,26 +85,37 @@ InterposerSettings read_settings() {
   return settings;
 }
 
-void check_for_world(const InterposerSettings& settings, int ranks, int ranks_per_node) {
+std::vector<std::string> check_for_world(const InterposerSettings& settings, int ranks,
+                                         int ranks_per_node) {
+  std::vector<std::string> notes;
   auto check = [&](const char* name, const std::string& spec, bool uniform) {
     if (spec.empty() || spec == "auto" || spec == "vendor") return;
+    const std::string setting =
+        std::string(name) + "=" + spec + " on MPI_COMM_WORLD (P=" + std::to_string(ranks) + ")";
     try {
       const Configuration config = configure(spec, ranks, ranks_per_node);
-      // The most favourable exchange: if the algorithm refuses even that, it never runs here.
+      if (config.algorithm->handles == Handles::uniform_only && !uniform) {
+        throw InvalidParameter(*not_applicable_reason(config, ExchangeShape{}));
+      }
+      // The most favourable exchange: if the algorithm refuses even that, no call on the world runs
+      // it.
       ExchangeShape shape;
       shape.ranks = ranks;
       shape.ranks_per_node = ranks_per_node;
       shape.uniform = uniform;
       shape.balanced = true;
       shape.contiguous_in_order = true;
-      if (auto reason = not_applicable_reason(config, shape)) throw InvalidParameter(*reason);
+      if (auto reason = not_applicable_reason(config, shape)) {
+        notes.push_back(setting + ": " + *reason +
+                        "; calls on it use the vendor's call, sub-communicators may run it");
+      }
     } catch (const Error& error) {
-      throw InvalidParameter(std::string(name) + "=" + spec + " on MPI_COMM_WORLD (P=" +
-                             std::to_string(ranks) + "): " + error.what());
+      throw InvalidParameter(setting + ": " + error.what());
     }
   };
   check("A2A_ALLTOALLV", settings.alltoallv_text, false);
   check("A2A_ALLTOALL", settings.alltoall_text, true);
+  return notes;
 }
 
 }  // namespace a2a::mpi

@@ -1,7 +1,10 @@
 #include "mpi/log.hpp"
 
-#include <cstdio>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <string>
 
 namespace a2a::mpi {
 
@@ -43,17 +46,28 @@ bool log_enabled(LogLevel level) {
   return static_cast<int>(level) <= static_cast<int>(log_level());
 }
 
+void write_line(const std::string& line) {
+  const std::string whole = line + "\n";
+  const char* at = whole.data();
+  std::size_t left = whole.size();
+  while (left > 0) {
+    const ssize_t written = ::write(STDERR_FILENO, at, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;  // stderr closed: nowhere to report
+    at += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
 void log(LogLevel level, const std::string& text) {
   if (!log_enabled(level)) return;
-  std::fprintf(stderr, "a2a: %s: %s\n", level_name(level), text.c_str());
-  std::fflush(stderr);
+  write_line(std::string("a2a: ") + level_name(level) + ": " + text);
 }
 
 void fatal(MPI_Comm comm, const std::string& text) {
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "a2a: error: rank %d: %s\n", rank, text.c_str());
-  std::fflush(stderr);
+  write_line("a2a: error: rank " + std::to_string(rank) + ": " + text);
   PMPI_Abort(comm, 1);
   std::abort();  // PMPI_Abort does not return
 }

@@ -1,7 +1,9 @@
 // Logging of the a2a MPI library (C API and LD_PRELOAD interposer): one line per message on
 // stderr, "a2a: LEVEL: text", filtered by the A2A_LOG environment variable
 // (error | warn | info | debug; default warn). The library runs inside other people's programs, so
-// it stays silent unless asked, except for errors that end the job.
+// it stays silent unless asked, except for errors that end the job. Each line goes out in one
+// write(2) of the whole line, bypassing stdio: it never splits around the application's own output
+// on a shared terminal or pipe (a pipe keeps writes up to PIPE_BUF = 4096 bytes whole).
 #pragma once
 
 #include <mpi.h>
@@ -23,6 +25,10 @@ bool log_enabled(LogLevel level);
 
 // Prints "a2a: LEVEL: text" if the level is enabled.
 void log(LogLevel level, const std::string& text);
+
+// Writes `line` plus a newline to stderr in one write(2) (retried only for what a signal or a full
+// pipe left unwritten).
+void write_line(const std::string& line);
 
 // An error the library cannot recover from inside a collective (peers may be blocked): prints
 // "a2a: error: rank R: text" and aborts the job through MPI_Abort on `comm`.

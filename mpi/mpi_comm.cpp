@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "algorithms/errors.hpp"
@@ -39,7 +41,28 @@ MPI_Datatype make_bytes_type(Bytes bytes) {
 
 }  // namespace
 
-Context::Context(MPI_Comm parent, int ranks_per_node) {
+Bytes parse_pool_cap(const std::string& text) {
+  std::size_t used = 0;
+  long long value = -1;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string suffix = text.substr(used);
+  const int shift = suffix.empty()  ? 0
+                    : suffix == "K" ? 10
+                    : suffix == "M" ? 20
+                    : suffix == "G" ? 30
+                                    : -1;
+  if (used == 0 || value < 0 || shift < 0 || value > (LLONG_MAX >> shift)) {
+    throw InvalidParameter("pool cap '" + text +
+                           "' is not a byte count (a number, optionally with K, M or G)");
+  }
+  return static_cast<Bytes>(value) << shift;
+}
+
+Context::Context(MPI_Comm parent, int ranks_per_node, Bytes pool_cap) : pool_(pool_cap) {
   check(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup");
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
@@ -71,7 +94,8 @@ Context::~Context() {
 MpiComm::MpiComm(const Context& context, const ExchangeLayout& layout, const void* send, void* recv)
     : context_(context),
       layout_(layout),
-      buffers_(layout, static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), stats_),
+      buffers_(layout, static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), stats_,
+               &context.pool()),
       sizes_(layout, context.rank()) {
   // validate_layout() is the caller's job (once per exchange, outside any timed region).
   if (layout.ranks() != context.size()) {
@@ -143,6 +167,13 @@ void MpiComm::track_staging(Bytes delta) {
   stats_.staging_peak = std::max(stats_.staging_peak, staging_in_use_);
 }
 
+std::byte* MpiComm::stage(Slot& slot, Bytes bytes) {
+  slot.staging = context_.pool().acquire(bytes);
+  slot.staging_bytes = bytes;
+  track_staging(bytes);
+  return slot.staging.data();
+}
+
 Request MpiComm::isend(int peer, Pieces pieces) {
   check_peer(peer);
   const int id = take_slot(Kind::send, peer);
@@ -154,13 +185,13 @@ Request MpiComm::isend(int peer, Pieces pieces) {
   if (list.size() == 1) {
     data = const_cast<std::byte*>(buffers_.readable(list[0].at, list[0].bytes));
   } else {
-    slot.staging.clear();
+    std::byte* to = stage(slot, total);
+    data = to;
     for (const Piece& piece : list) {
       const std::byte* from = buffers_.readable(piece.at, piece.bytes);
-      slot.staging.insert(slot.staging.end(), from, from + piece.bytes);
+      if (piece.bytes > 0) std::memcpy(to, from, static_cast<std::size_t>(piece.bytes));
+      to += piece.bytes;
     }
-    track_staging(static_cast<Bytes>(slot.staging.size()));
-    data = slot.staging.data();
   }
   list.clear();
   post(data, total, peer, kDataTag, false, &slot.request);
@@ -181,9 +212,7 @@ Request MpiComm::irecv(int peer, Pieces pieces) {
   } else {
     for (const Piece& piece : slot.pieces)
       buffers_.writable(piece.at, piece.bytes);  // bounds
-    slot.staging.resize(static_cast<size_t>(total));
-    track_staging(total);
-    data = slot.staging.data();
+    data = stage(slot, total);
   }
   post(data, total, peer, kDataTag, true, &slot.request);
   return {id};
@@ -251,8 +280,9 @@ void MpiComm::finish(int id) {
         sizes_.learn(slot.blocks[i], slot.sizes[i]);
       break;
   }
-  if (!slot.staging.empty()) track_staging(-static_cast<Bytes>(slot.staging.size()));
-  slot.staging.clear();
+  if (slot.staging) track_staging(-slot.staging_bytes);
+  slot.staging = TempLease();
+  slot.staging_bytes = 0;
   slot.pieces.clear();
   slot.busy = false;
   free_slots_.push_back(id);

@@ -9,17 +9,26 @@
 #include "algorithms/comm.hpp"
 #include "algorithms/exchange.hpp"
 #include "algorithms/stats.hpp"
+#include "algorithms/temp_pool.hpp"
 #include "mpi/deadline.hpp"
 
 namespace a2a::mpi {
 
-// A private duplicate of the caller's communicator and its node layout. Made once and reused for
-// every call (the papers' code split a communicator on every call).
+// Default cap of a communicator's temporary-memory pool (A2A_POOL_MAX, a2a-mpi bench --pool-max).
+constexpr Bytes kDefaultPoolCap = Bytes{256} << 20;
+
+// A pool cap as written by a user: bytes, or a number with a K, M or G suffix (powers of 1024);
+// 0 disables pooling. Throws InvalidParameter naming the text.
+Bytes parse_pool_cap(const std::string& text);
+
+// A private duplicate of the caller's communicator, its node layout and its pool of temporary
+// memory. Made once and reused for every call (the papers' code split a communicator on every
+// call, and allocated its temporaries on every call).
 class Context {
  public:
   // ranks_per_node <= 0: detect it from MPI_COMM_TYPE_SHARED (1 when nodes are not filled rank by
   // rank in blocks of equal size, since hierarchical algorithms assume node = rank / Q).
-  explicit Context(MPI_Comm parent, int ranks_per_node = 0);
+  explicit Context(MPI_Comm parent, int ranks_per_node = 0, Bytes pool_cap = kDefaultPoolCap);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -28,8 +37,12 @@ class Context {
   int rank() const { return rank_; }
   int size() const { return size_; }
   int ranks_per_node() const { return ranks_per_node_; }
+  // The communicator's temporaries. Mutable through a const Context: MPI runs one collective at a
+  // time per communicator, so one exchange at a time uses it; freed with the Context.
+  TempPool& pool() const { return pool_; }
 
  private:
+  mutable TempPool pool_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
@@ -86,7 +99,8 @@ class MpiComm final : public Comm {
     int peer = 0;
     bool busy = false;
     MPI_Request request = MPI_REQUEST_NULL;
-    std::vector<std::byte> staging;   // packed bytes of a non-contiguous message
+    TempLease staging;  // packed bytes of a non-contiguous message (from the pool)
+    Bytes staging_bytes = 0;
     std::vector<Piece> pieces;        // where a received message's bytes go
     std::vector<std::int64_t> sizes;  // a metadata message
     std::vector<BlockId> blocks;      // the blocks a received metadata message describes
@@ -97,6 +111,7 @@ class MpiComm final : public Comm {
   void check_peer(int peer) const;
   void post(void* data, Bytes bytes, int peer, int tag, bool receive, MPI_Request* request);
   void track_staging(Bytes delta);
+  std::byte* stage(Slot& slot, Bytes bytes);
   std::string pending_text(int id) const;  // "a receive from rank 3"
   void wait_collective(MPI_Request& request, const char* call);
 

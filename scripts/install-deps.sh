@@ -3,9 +3,9 @@
 # when something is missing). Uses sudo when not root.
 set -euo pipefail
 packages=(
-  cmake g++ make pkg-config git python3 time
+  cmake g++ make pkg-config git python3 time strace
   clang libclang-rt-14-dev clang-format-14
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin gfortran
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
   libboost-context-dev
   libfftw3-dev libfftw3-mpi-dev python3-mpi4py

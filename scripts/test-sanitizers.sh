@@ -16,7 +16,7 @@ export UBSAN_OPTIONS=print_stacktrace=1
 # - the larger sizes of the MPI matrix: every algorithm and workload runs at P = 1, 2, 3, 5, 8, every
 #   radix at P = 2, 3, 7, 8, ParLinNa at P = 7, bitonic_inplace at P = 1, 2, 4;
 # - the slowest application and simulation runs (the > 2^31-byte C API exchange, FFTW's DFTs under
-#   every algorithm, the C API at P = 4, 5, SimGrid platform builders, the embedded default scenario
+#   every algorithm, the C API and the Fortran program at P = 4, 5, SimGrid platform builders, the embedded default scenario
 #   and the scale engine's longer comparisons) — the code they run is covered by the smaller tests;
 #   the scale engine's catalog run (every algorithm, runs checked against pieces) does run here.
 # - five scale-engine failure tests: an exception unwinding a Boost.Context fiber (Debian builds it
@@ -25,6 +25,7 @@ export UBSAN_OPTIONS=print_stacktrace=1
 skip='^mpi: verify (all algorithms, all workloads, P=(4|7|12|16|17|32)|every radix, P=(4|5|9|12)'
 skip+='|parlinna Q, radix, batch, P=(4|6|8|12)|bitonic_inplace chunks, P=(8|16))$'
 skip+='|^app: (C API exchange of more than|C API matches the vendor, every algorithm, P=(4|5)'
+skip+='|Fortran through the interposer, every algorithm, P=(4|5)'
 skip+='|FFTW DFTs identical|FFTW recorded patterns replay in simulation, P=4)'
 # (CMake's regular expressions do not nest groups: keep each alternative flat.)
 skip+='|^sim: (platform builders|embedded default scenario runs|same scenario twice|scale engine agrees'

@@ -4,13 +4,22 @@ Run under mpirun with liba2a_pmpi.so preloaded (tests/apps/intercepted.sh): ever
 through MPI_Alltoall / MPI_Alltoallv of the C library, so through a2a. Each case checks the exact
 values every rank must receive (computed here, independently of any MPI) and that the gaps between
 receive blocks keep their sentinel: plain and in-place Alltoall and Alltoallv, a vector type, a
-resized vector ("column") type, and mpi4py's pickle-based comm.alltoall of Python objects.
+resized vector ("column") type, mpi4py's pickle-based comm.alltoall of Python objects, Alltoall on
+sub-communicators, and the non-blocking Ialltoall and Ialltoallv, one of them completing while a
+rank blocks elsewhere.
 Prints "mpi4py_check: N passed, M failed" on rank 0; exit code 1 if anything failed.
+
+Usage: mpi4py_check.py [--thread-level=LEVEL]   (mpi4py's default: multiple)
 """
 import sys
 from array import array
 
-from mpi4py import MPI
+import mpi4py
+
+for argument in sys.argv[1:]:
+    if argument.startswith("--thread-level="):
+        mpi4py.rc.thread_level = argument.split("=", 1)[1]
+from mpi4py import MPI  # noqa: E402 (after the thread level is chosen)
 
 comm = MPI.COMM_WORLD
 P, me = comm.Get_size(), comm.Get_rank()
@@ -117,6 +126,49 @@ column.Free()
 got = comm.alltoall([{"from": me, "to": d, "pad": "x" * (d * 37 + me)} for d in range(P)])
 check("alltoall of Python objects",
       got == [{"from": s, "to": me, "pad": "x" * (me * 37 + s)} for s in range(P)])
+
+# Alltoall on sub-communicators of 2 ranks (and 1 for an odd P): an algorithm the world's size
+# does not suit (bitonic_inplace on P = 3) runs there, and falls back on the world.
+sub = comm.Split(me // 2, me)
+Q, q = sub.Get_size(), sub.Get_rank()
+send = array("i", [value(me, d, k) for d in range(Q) for k in range(2)])
+recv = array("i", [SENTINEL] * (2 * Q))
+sub.Alltoall([send, MPI.INT], [recv, MPI.INT])
+base = me - q  # world rank of the sub-communicator's rank 0
+check("Alltoall on a sub-communicator",
+      list(recv) == [value(base + s, q, k) for s in range(Q) for k in range(2)])
+sub.Free()
+
+# Non-blocking Ialltoall, three ints per block.
+send = array("i", [value(me, d, k) for d in range(P) for k in range(3)])
+recv = array("i", [SENTINEL] * (3 * P))
+comm.Ialltoall([send, MPI.INT], [recv, MPI.INT]).Wait()
+check("Ialltoall", list(recv) == [value(s, me, k) for s in range(P) for k in range(3)])
+
+# Non-blocking Ialltoallv that must progress while rank 0 is blocked in a receive from rank 1,
+# which rank 1 sends only after its own Wait returned (MPI's progress rule): an implementation that
+# ran the exchange only inside MPI_Wait would hang here.
+sc = [count(me, d) for d in range(P)]
+rc = [count(s, me) for s in range(P)]
+sd, slen = layout(sc)
+rd, rlen = layout(rc)
+send = array("i", [SENTINEL] * slen)
+for d in range(P):
+    for k in range(sc[d]):
+        send[sd[d] + k] = value(me, d, k)
+recv = array("i", [SENTINEL] * rlen)
+other = comm.Dup()
+request = comm.Ialltoallv([send, sc, sd, MPI.INT], [recv, rc, rd, MPI.INT])
+if P > 1 and me == 0:
+    other.recv(source=1, tag=5)
+    request.Wait()
+else:
+    request.Wait()
+    if P > 1 and me == 1:
+        other.send("after my Wait", dest=0, tag=5)
+other.Free()
+check("Ialltoallv progressing while a rank blocks elsewhere",
+      expect_blocks(recv, rc, rd, lambda s, k: value(s, me, k), rlen))
 
 failed = [name for name, bad in results if bad]
 if me == 0:
