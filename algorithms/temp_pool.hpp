@@ -1,9 +1,9 @@
 // Temporary memory reused across exchanges (issue 17). An exchange's temporaries (the padded
 // algorithms' two P·N buffers, Bruck's rotation buffers, staging of packed messages) used to be
 // allocated and freed on every call; large blocks go back to the kernel on free, so every call
-// page-faulted them in again (about 4–11 µs a page on the project's virtual machines, docs/performance.md).
-// A TempPool keeps the memory between calls: grow-only, up to a cap, released with its owner (one
-// pool per communicator: mpi/mpi_comm.hpp's Context).
+// page-faulted them in again (about 4–11 µs a page on the project's virtual machines,
+// docs/performance.md). A TempPool keeps the memory between calls: grow-only, up to a cap,
+// released with its owner (one pool per communicator: mpi/mpi_comm.hpp's Context).
 //
 // Cap: the pool never holds more than `cap` bytes. A request the pool cannot serve within the cap
 // is allocated from the heap and freed when released, exactly as without a pool; cap 0 disables
