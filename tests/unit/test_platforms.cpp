@@ -296,8 +296,8 @@ TEST_CASE("loader errors name the file, the line and the key") {
        "test.yaml:10: key 'group_launch_overhead': must be a single value"},
       {replace(kStar, "link: {bandwidth: 10GBps, latency: 1us}", "link: 10GBps"),
        "test.yaml:5: key 'link': must be a map of keys"},
-      {std::string(kStar) + "routing: ugal\n",
-       "test.yaml:10: key 'routing': 'ugal' is not supported"},
+      {std::string(kStar) + "routing: adaptive\n",
+       "test.yaml:10: key 'routing': 'adaptive' is not supported"},
       {replace(kStar, "kind: star", "kind: mesh"),
        "test.yaml:3: key 'topology.kind': unknown topology 'mesh'"},
       {replace(kStar, "name: s", "name: s\nname: t"), "test.yaml:2: key 'name': given twice"},
@@ -393,7 +393,9 @@ TEST_CASE("check_fits names the nodes available and needed") {
     CHECK(message.find("need 5 nodes") != std::string::npos);
   }
   CHECK_THROWS_AS(check_fits(spec, 0), InvalidParameter);
-  CHECK_NOTHROW(check_fits(load_platform("polaris"), 131072));
+  CHECK_NOTHROW(check_fits(load_platform("polaris"), 17920));
+  CHECK_THROWS_AS(check_fits(load_platform("polaris"), 17921), InvalidParameter);
+  CHECK_NOTHROW(check_fits(load_platform("polaris_scaled"), 131072));
   CHECK_NOTHROW(check_fits(load_platform("fugaku"), 131072));
 }
 
