@@ -274,6 +274,8 @@ def main():
     parser.add_argument("--out", help="write the Markdown report here (default: stdout)")
     parser.add_argument("--max-ranks", type=int, default=1 << 30,
                         help="leave out claims above this P (listed as not run)")
+    parser.add_argument("--platform", action="append",
+                        help="only the claims of this machine (repeatable; default: all)")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -281,6 +283,8 @@ def main():
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
     selected = quick_claims() if args.quick else claims()
+    if args.platform:
+        selected = [c for c in selected if c["platform"] in args.platform]
 
     groups = {}
     for c in selected:
