@@ -143,8 +143,25 @@ def model_key():
     return digest.hexdigest()[:16]
 
 
-def simulate(a2a, platform, ranks, workload, configs, cache, binary):
-    """Predicted seconds of each configuration (one `a2a run` per machine, P and workload)."""
+def run_a2a(a2a, doc):
+    """Predicted seconds by a2a's label, or (None, the error line) if a2a refused or failed."""
+    text = json.dumps(doc, sort_keys=True)
+    with tempfile.TemporaryDirectory() as work:
+        scenario = os.path.join(work, "s.yaml")
+        out = os.path.join(work, "out.json")
+        with open(scenario, "w") as f:
+            f.write(text)
+        proc = subprocess.run([a2a, "run", scenario, "--json", out], capture_output=True, text=True)
+        if proc.returncode != 0:
+            return None, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
+        with open(out) as f:
+            return json.load(f)["results"], None
+
+
+def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only=False):
+    """Predicted seconds of each configuration (one `a2a run` per machine, P and workload; one
+    per configuration if that is refused, e.g. by the memory guard). A configuration a2a refuses
+    maps to the refusal's text."""
     doc = {"platform": platform, "ranks": ranks, "workload": workload, "engine": "scale",
            "vendor": VENDOR[platform], "algorithms": sorted(configs)}
     text = json.dumps(doc, sort_keys=True)
@@ -153,18 +170,21 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary):
     if path and os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    with tempfile.TemporaryDirectory() as work:
-        scenario = os.path.join(work, "s.yaml")
-        out = os.path.join(work, "out.json")
-        with open(scenario, "w") as f:
-            f.write(text)
-        print(f"simulating {platform} P={ranks} {workload}: {len(configs)} configurations",
-              file=sys.stderr, flush=True)
-        proc = subprocess.run([a2a, "run", scenario, "--json", out], capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"validation: a2a run failed for {text}:\n{proc.stderr}")
-        with open(out) as f:
-            results = json.load(f)["results"]
+    if cached_only:
+        return None
+    print(f"simulating {platform} P={ranks} {workload}: {len(configs)} configurations",
+          file=sys.stderr, flush=True)
+    results, error = run_a2a(a2a, doc)
+    refused = {}
+    if results is None:
+        results = []
+        for spec in sorted(configs):
+            one, why = run_a2a(a2a, dict(doc, algorithms=[spec]))
+            if one is None:
+                refused[spec] = why
+            else:
+                results += one
+
     # a2a labels configurations "parlinna_coalesced ranks_per_node=32 radix=2 batch=8" (every
     # parameter, defaults too); the grid names them "parlinna_coalesced:radix=2,batch=8".
     def parsed(name, params):
@@ -172,7 +192,7 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary):
 
     labels = [(parsed(r["algorithm"].split()[0], r["algorithm"].split()[1:]),
                r["predicted_seconds"]) for r in results]
-    by_spec = {}
+    by_spec = dict(refused)
     for spec in configs:
         name, _, params = spec.partition(":")
         want_name, want = parsed(name, params.split(","))
@@ -189,9 +209,18 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary):
 def side_time(side, times):
     """(seconds, configuration) of one side of a claim: the best of a family, or one config."""
     if isinstance(side, dict):
-        spec = min((s for s in side["grid"] if s in times), key=lambda s: times[s])
+        done = [s for s in side["grid"] if isinstance(times.get(s), float)]
+        if not done:
+            raise Refused("no configuration of " + side["family"] + " simulated")
+        spec = min(done, key=lambda s: times[s])
         return times[spec], spec
+    if not isinstance(times.get(side), float):
+        raise Refused(f"{side}: {times.get(side, 'not simulated')}")
     return times[side], side
+
+
+class Refused(Exception):
+    """A side of a claim a2a could not simulate (e.g. refused by its memory guard)."""
 
 
 def evaluate(claim, times):
@@ -276,6 +305,9 @@ def main():
                         help="leave out claims above this P (listed as not run)")
     parser.add_argument("--platform", action="append",
                         help="only the claims of this machine (repeatable; default: all)")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="simulate nothing: claims whose simulations are not cached are listed "
+                             "as not run")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -294,8 +326,10 @@ def main():
         groups.setdefault(key, set()).update(configs_of(c["a"]) + configs_of(c["b"]))
     times = {}
     for (platform, ranks, workload), configs in sorted(groups.items()):
-        times[(platform, ranks, workload)] = simulate(args.a2a, platform, ranks, workload, configs,
-                                                      args.cache, binary)
+        result = simulate(args.a2a, platform, ranks, workload, configs, args.cache, binary,
+                          args.cached_only)
+        if result is not None:
+            times[(platform, ranks, workload)] = result
 
     lines = ["| claim | role | machine | P | workload | what | measured | a2a | configuration | "
              "verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
@@ -306,8 +340,14 @@ def main():
             lines.append(f"| {c['id']} | {c['role']} | {c['platform']} | {c['ranks']} | "
                          f"{c['workload']} | {what(c)} | {measured_text(c)} | not run | | - |")
             continue
+        try:
+            value, spec, ok = evaluate(c, times[key])
+        except Refused as why:
+            lines.append(f"| {c['id']} | {c['role']} | {c['platform']} | {c['ranks']} | "
+                         f"{c['workload']} | {what(c)} | {measured_text(c)} | not run | "
+                         f"{str(why)[:160]} | - |")
+            continue
         runs += 1
-        value, spec, ok = evaluate(c, times[key])
         if c["kind"] == "time" and c["role"] == "validation":
             errors.append(abs(value / c["measured"] - 1))
         if c["role"] != "calibration" and not ok:
