@@ -113,8 +113,9 @@ int run_bench(const BenchOptions& options) {
   // vendor first: it is the baseline of the ratio column.
   Selection selection = options.common.selection;
   selection.algorithms.insert(selection.algorithms.begin(), "vendor");
-  TextTable table({"workload", "avg block", "algorithm", "min us", "median us", "max us",
-                   "median/vendor", "faults/call", "check"});
+  // P and ranks_per_node make the CSV a measured-times file `a2a calibrate` reads as it is.
+  TextTable table({"P", "ranks_per_node", "workload", "avg block", "algorithm", "min us",
+                   "median us", "max us", "median/vendor", "faults/call", "check"});
   int failures = 0;
   for (const std::string& spec : specs) {
     std::unique_ptr<Workload> workload;
@@ -168,7 +169,8 @@ int run_bench(const BenchOptions& options) {
       char per_call[32];
       std::snprintf(per_call, sizeof per_call, "%.1f",
                     static_cast<double>(faults) / options.iterations);
-      table.add({workload->spec(), average, label, micros(timing.min), micros(timing.median),
+      table.add({std::to_string(context.size()), std::to_string(context.ranks_per_node()),
+                 workload->spec(), average, label, micros(timing.min), micros(timing.median),
                  micros(timing.max), ratio, per_call, wrong ? "FAIL" : "ok"});
     }
   }

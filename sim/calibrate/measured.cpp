@@ -59,6 +59,16 @@ double positive_number(const std::string& text, const std::string& where, const 
   return value;
 }
 
+// a2a's labels ("parlogna radix=2", as a2a-mpi bench writes them) as configuration specs
+// ("parlogna:radix=2"); specs pass unchanged.
+std::string as_spec(std::string algorithm) {
+  const auto space = algorithm.find(' ');
+  if (space == std::string::npos || algorithm.find(':') != std::string::npos) return algorithm;
+  algorithm[space] = ':';
+  std::replace(algorithm.begin() + static_cast<std::ptrdiff_t>(space), algorithm.end(), ' ', ',');
+  return algorithm;
+}
+
 }  // namespace
 
 std::vector<MeasuredPoint> read_measured(const std::string& path) {
@@ -87,7 +97,7 @@ std::vector<MeasuredPoint> read_measured(const std::string& path) {
     point.where = where;
     point.ranks = positive_int(row[ranks], where, "P");
     point.workload = row[workload];
-    point.algorithm = row[algorithm];
+    point.algorithm = as_spec(row[algorithm]);
     if (point.workload.empty()) throw InputError(where + ": column 'workload': empty");
     if (point.algorithm.empty()) throw InputError(where + ": column 'algorithm': empty");
     point.seconds = positive_number(row[time], where, seconds ? "measured_seconds" : "median us");
