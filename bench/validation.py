@@ -292,7 +292,10 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
-a2a takes the best over a grid (the configuration column shows which won).
+a2a takes the best over a grid (the configuration column shows which won). A claim is "not run"
+when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
+2-core development machine the P = 16,384 claims take hours and Open MPI's linear alltoallv at
+P = 8,192 needs more memory than the scale engine's guard allows (about 40 GiB).
 """
 
 
