@@ -105,40 +105,32 @@ class Map {
   }
 
   double bandwidth(const std::string& key) const {
-    const YAML::Node value = required(key);
-    const std::string text = as_scalar(value, key);
-    double bw = 0;
-    try {
-      bw = parse_bandwidth(text);
-    } catch (const std::invalid_argument& e) {
-      source_.fail(value.Mark(), full(key), e.what());
-    }
-    if (!(bw > 0)) source_.fail(value.Mark(), full(key), "must be positive, got '" + text + "'");
-    return bw;
+    return quantity(
+        key, parse_bandwidth, [](double bw) { return bw > 0; }, "must be positive");
   }
   double time(const std::string& key) const {
-    const YAML::Node value = required(key);
-    const std::string text = as_scalar(value, key);
-    double t = 0;
-    try {
-      t = parse_time(text);
-    } catch (const std::invalid_argument& e) {
-      source_.fail(value.Mark(), full(key), e.what());
-    }
-    if (t < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
-    return t;
+    return quantity(
+        key, parse_time, [](double t) { return t >= 0; }, "must not be negative");
   }
   double bytes(const std::string& key) const {
+    return quantity(
+        key, parse_bytes, [](double b) { return b >= 0; }, "must not be negative");
+  }
+  // A value with a unit (platforms/units.hpp), parsed by `parse` and checked by `valid`; every
+  // error names the key's line and the key.
+  double quantity(const std::string& key, double (*parse)(const std::string&),
+                  bool (*valid)(double), const char* range) const {
     const YAML::Node value = required(key);
     const std::string text = as_scalar(value, key);
-    double b = 0;
+    double number = 0;
     try {
-      b = parse_bytes(text);
+      number = parse(text);
     } catch (const std::invalid_argument& e) {
       source_.fail(value.Mark(), full(key), e.what());
     }
-    if (b < 0) source_.fail(value.Mark(), full(key), "must not be negative, got '" + text + "'");
-    return b;
+    if (!valid(number))
+      source_.fail(value.Mark(), full(key), std::string(range) + ", got '" + text + "'");
+    return number;
   }
   int count(const std::string& key) const { return positive_int(as_node(key), full(key)); }
   // The value of a required key; an empty value is reported on the key's line.
