@@ -90,22 +90,30 @@ void staged_rounds(Comm& comm, Orientation o, int radix, Bytes block, Unmoved un
       });
 }
 
-// Zero-rotation Bruck in base `radix` (Fan et al., HPDC 2022, §2.1, "Zero Rotation Bruck"):
-// modified orientation, no rotation at all. The self block is copied to R; every other block leaves
-// from where the caller keeps it until its first hop: relative index i is the block for p - i,
-// which the paper finds through the rotation index I[(p + i) mod P] = (2p - (p + i)) mod P.
+// The rounds of zero-rotation Bruck in base `radix` (Fan et al., HPDC 2022, §2.1, "Zero Rotation
+// Bruck"): modified orientation, no rotation at all. Every block but the self block leaves from
+// where the caller keeps it until its first hop: relative index i is the block for p - i, which the
+// paper finds through the rotation index I[(p + i) mod P] = (2p - (p + i)) mod P.
 // `send_place(dst)` is this rank's block for dst; `recv_place(src)` is position src of R, where the
-// block from src ends.
+// block from src ends. The self block is the caller's to copy (it never moves in a round).
 template <typename SendPlace, typename RecvPlace>
-void zero_rotation_bruck(Comm& comm, int radix, Bytes block, SendPlace send_place,
-                         RecvPlace recv_place) {
+void zero_rotation_rounds(Comm& comm, int radix, Bytes block, SendPlace send_place,
+                          RecvPlace recv_place) {
   const int P = comm.size();
   const int p = comm.rank();
-  comm.set_phase(phase::copy);
-  comm.copy([&](MoveSink out) { out({{p, p}, send_place(p), recv_place(p), block}); });
   staged_rounds(
       comm, Orientation::modified, radix, block,
       [&](int i) { return send_place(static_cast<int>(mod(p - i, P))); }, recv_place);
+}
+
+// Zero-rotation Bruck: the self block copied to R, then the rounds.
+template <typename SendPlace, typename RecvPlace>
+void zero_rotation_bruck(Comm& comm, int radix, Bytes block, SendPlace send_place,
+                         RecvPlace recv_place) {
+  const int p = comm.rank();
+  comm.set_phase(phase::copy);
+  comm.copy([&](MoveSink out) { out({{p, p}, send_place(p), recv_place(p), block}); });
+  zero_rotation_rounds(comm, radix, block, send_place, recv_place);
 }
 
 }  // namespace a2a::bruck

@@ -36,7 +36,6 @@ void rounds(const Exchange& x, CostBuilder& cost, Orientation orientation, int r
 }  // namespace
 
 void zero_rotation_rounds(const Exchange& x, CostBuilder& cost, int radix, Bytes block) {
-  cost.copy(block);  // the self block
   rounds(x, cost, Orientation::modified, radix, block, true);
 }
 
@@ -73,7 +72,9 @@ void bruck_zero_copy(const Configuration&, const Exchange& x, CostBuilder& cost)
 // copy.
 //   T = n·c + Σ_k (T_round(m_k) + m_k·n·c)
 void bruck_zero_rotation(const Configuration&, const Exchange& x, CostBuilder& cost) {
-  zero_rotation_rounds(x, cost, 2, x.uniform_block("bruck_zero_rotation"));
+  const Bytes n = x.uniform_block("bruck_zero_rotation");
+  cost.copy(n);  // the self block
+  zero_rotation_rounds(x, cost, 2, n);
 }
 
 // bruck_radix, radix r (Fan et al., HPDC 2025, §2(c), §3.1): K ≤ w·(r−1) rounds (x, z), w = digits
@@ -81,7 +82,9 @@ void bruck_zero_rotation(const Configuration&, const Exchange& x, CostBuilder& c
 //   T = n·c + Σ_{x,z} (T_round(m_{x,z}) + m_{x,z}·n·c)
 // Small r: few rounds (K·α); large r: few forwarded blocks (Σ m_{x,z} ≤ w·(r−1)·r^(w−1)).
 void bruck_radix(const Configuration& config, const Exchange& x, CostBuilder& cost) {
-  zero_rotation_rounds(x, cost, config.params.get_int("radix"), x.uniform_block("bruck_radix"));
+  const Bytes n = x.uniform_block("bruck_radix");
+  cost.copy(n);  // the self block
+  zero_rotation_rounds(x, cost, config.params.get_int("radix"), n);
 }
 
 }  // namespace a2a::model

@@ -82,8 +82,8 @@ void bruck_zero_copy(const Configuration&, const Exchange&, CostBuilder&);
 void bruck_zero_rotation(const Configuration&, const Exchange&, CostBuilder&);
 void bruck_radix(const Configuration&, const Exchange&, CostBuilder&);
 // Zero-rotation Bruck rounds in radix r on blocks of `block` bytes (bruck_rounds.hpp,
-// zero_rotation_bruck): the self copy, then every round with its staged copy. Shared with
-// padded_bruck.
+// zero_rotation_rounds): every round with its staged copy, the self copy left to the caller.
+// Shared with padded_bruck.
 void zero_rotation_rounds(const Exchange& x, CostBuilder& cost, int radix, Bytes block);
 // nonuniform.cpp
 void padded_bruck(const Configuration&, const Exchange&, CostBuilder&);

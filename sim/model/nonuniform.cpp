@@ -18,14 +18,15 @@ namespace {
 
 constexpr Bytes kSizeBytes = 8;  // one block size in a metadata message
 
-// Padding (padding.hpp): the allreduce of N, the copy of every send block into its N-byte slot,
-// the uniform exchange of N-byte blocks, and the copy of every real receive block out of its slot.
+// Padding (padding.hpp): the allreduce of N, the copy of every send block into its N-byte slot and
+// of the self block straight to the receive buffer (together, what the rank sends), the uniform
+// exchange of N-byte blocks, and the copy of every other real receive block out of its slot.
 template <typename Uniform>
 void padded(const Exchange& x, CostBuilder& cost, Uniform&& uniform_exchange) {
   cost.allreduce_max();
   cost.copy(x.most_sent());
   uniform_exchange(x.largest_block());
-  cost.copy(x.most_received());
+  cost.copy(x.most_received() - x.largest_self());
 }
 
 }  // namespace
@@ -68,8 +69,9 @@ void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size,
 
 // padded_bruck (Fan et al., HPDC 2022, §3.1; §3.3, eq. 1: α·log P + β·log P·((P+1)/2)·N): pad to N,
 // zero-rotation Bruck on N-byte blocks, unpad.
-//   T = A + c·(S + R + N) + Σ_k (L + α + 2·o + m_k·N·β + m_k·N·c)
-// with S, R the most bytes a rank sends / receives. On a contention-free star with o = c = 0:
+//   T = A + c·(S + R − n_self) + Σ_k (L + α + 2·o + m_k·N·β + m_k·N·c)
+// with S, R the most bytes a rank sends / receives and n_self its own block (copied once, not
+// padded). On a contention-free star with o = c = 0:
 // ⌈log2 P⌉·(α + 8β) + Σ_k (α + m_k·N·β) (tests/sim/closed_form).
 void padded_bruck(const Configuration&, const Exchange& x, CostBuilder& cost) {
   padded(x, cost, [&](Bytes N) { zero_rotation_rounds(x, cost, 2, N); });
@@ -77,7 +79,8 @@ void padded_bruck(const Configuration&, const Exchange& x, CostBuilder& cost) {
 
 // padded_alltoall (Fan et al., HPDC 2022, §4.1): pad to N, the simulated vendor alltoall
 // (sim/vendor_model.hpp: batches of 32 distances, not grouped), unpad.
-//   T = A + c·(S + R + N) + Σ_{⌈(P−1)/32⌉ batches} (α + max(64·o + N·β, 33·o + 32·N·β_nic))
+//   T = A + c·(S + R − n_self + N) + Σ_{⌈(P−1)/32⌉ batches} (α + max(64·o + N·β, 33·o +
+//   32·N·β_nic))
 void padded_alltoall(const Configuration&, const Exchange& x, CostBuilder& cost) {
   constexpr int kVendorThrottle = 32;
   padded(x, cost, [&](Bytes N) {
