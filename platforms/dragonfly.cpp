@@ -9,14 +9,16 @@ namespace a2a {
 
 DragonflyLayout::DragonflyLayout(const PlatformSpec& spec)
     : DragonflyLayout(spec.dragonfly_groups, spec.dragonfly_routers_per_group,
-                      spec.dragonfly_nodes_per_router, spec.dragonfly_global_links_per_router) {}
+                      spec.dragonfly_nodes_per_router, spec.dragonfly_global_links_per_router,
+                      spec.dragonfly_local_links_per_router_pair) {}
 
 DragonflyLayout::DragonflyLayout(int groups, int routers, int nodes_per_router,
-                                 int global_per_router)
+                                 int global_per_router, int local_copies)
     : groups_(groups),
       routers_(routers),
       nodes_per_router_(nodes_per_router),
       global_per_router_(global_per_router),
+      local_copies_(local_copies),
       multiplicity_(groups, 0),
       spare_rank_(groups, -1),
       offset_prefix_(groups + 1, 0),
@@ -63,9 +65,11 @@ std::uint64_t DragonflyLayout::flow_hash(std::int64_t a, std::int64_t b) {
   return x ^ (x >> 31);
 }
 
-void DragonflyLayout::add_local_hop(int group, int from, int to, Hop out[5], int& n) const {
+void DragonflyLayout::add_local_hop(int group, int from, int to, std::uint64_t flow, Hop out[5],
+                                    int& n) const {
   if (from == to) return;
-  out[n++] = {Hop::Kind::local, local_link(group, std::min(from, to), std::max(from, to)),
+  const int copy = static_cast<int>(flow % static_cast<std::uint64_t>(local_copies_));
+  out[n++] = {Hop::Kind::local, local_link(group, std::min(from, to), std::max(from, to), copy),
               from < to};
 }
 
@@ -74,15 +78,19 @@ int DragonflyLayout::route(std::int64_t src, std::int64_t dst, Hop out[5]) const
   int n = 0;
   const int gs = group_of(src), rs = router_of(src);
   const int gt = group_of(dst), rt = router_of(dst);
+  const std::uint64_t flow = flow_hash(src, dst);
   out[n++] = {Hop::Kind::node, src, true};
   if (gs == gt) {
-    add_local_hop(gs, rs, rt, out, n);
+    add_local_hop(gs, rs, rt, flow, out, n);
   } else {
     const int d = (gt - gs + groups_) % groups_;
-    const int copy = static_cast<int>(flow_hash(src, dst) % multiplicity_[d]);
-    add_local_hop(gs, rs, router_holding(d, copy), out, n);
+    const int copy = static_cast<int>(flow % static_cast<std::uint64_t>(multiplicity_[d]));
+    // The local cable is picked from other bits of the hash than the global one, so the two
+    // choices are independent.
+    const std::uint64_t local_flow = flow >> 32;
+    add_local_hop(gs, rs, router_holding(d, copy), local_flow, out, n);
     out[n++] = {Hop::Kind::global, global_link(std::min(gs, gt), std::max(gs, gt), copy), gs < gt};
-    add_local_hop(gt, router_holding(groups_ - d, copy), rt, out, n);
+    add_local_hop(gt, router_holding(groups_ - d, copy), rt, local_flow, out, n);
   }
   out[n++] = {Hop::Kind::node, dst, false};
   return n;

@@ -2,9 +2,10 @@
 // networks), shared by the SimGrid builder and anything else that needs the same routes.
 //
 // Shape: `groups` groups of `routers` routers; the routers of a group are connected all-to-all by
-// local links; each router serves `nodes_per_router` nodes and owns `global_per_router` global
-// ports. Node n sits on router (n / nodes_per_router) % routers of group n / (routers ·
-// nodes_per_router): nodes fill a router, then a group, then the next group.
+// local links (`local_copies` parallel cables per pair of routers); each router serves
+// `nodes_per_router` nodes and owns `global_per_router` global ports. Node n sits on router (n /
+// nodes_per_router) % routers of group n / (routers · nodes_per_router): nodes fill a router, then
+// a group, then the next group.
 //
 // Global wiring. Each group has P = routers · global_per_router global ports and must reach the
 // G − 1 other groups directly (G − 1 ≤ P, checked by the loader). Every pair of groups gets
@@ -20,7 +21,8 @@
 // global link) → global link → (local hop to the destination's router) → node. Among the parallel
 // global links of a group pair, a flow takes copy hash(src, dst) mod m, a symmetric hash of the
 // two node numbers, so different node pairs spread over the parallel links (like per-flow ECMP)
-// and both directions of a node pair use the same cable.
+// and both directions of a node pair use the same cable. Parallel local cables are chosen the
+// same way.
 #pragma once
 
 #include <cstdint>
@@ -32,13 +34,15 @@ struct PlatformSpec;
 
 class DragonflyLayout {
  public:
-  DragonflyLayout(int groups, int routers, int nodes_per_router, int global_per_router);
+  DragonflyLayout(int groups, int routers, int nodes_per_router, int global_per_router,
+                  int local_copies = 1);
   explicit DragonflyLayout(const PlatformSpec& spec);
 
   int groups() const { return groups_; }
   int routers() const { return routers_; }
   int nodes_per_router() const { return nodes_per_router_; }
   int global_per_router() const { return global_per_router_; }
+  int local_copies() const { return local_copies_; }
   std::int64_t nodes() const { return std::int64_t{groups_} * routers_ * nodes_per_router_; }
 
   int group_of(std::int64_t node) const {
@@ -54,16 +58,16 @@ class DragonflyLayout {
   // offset d. The other end of that cable is router_holding(G − d, c) of the other group.
   int router_holding(int d, int c) const;
 
-  // Link numbering. Global links: copy c between groups a < b. Local links: routers i < j of a
-  // group. Both numberings are dense, starting at 0.
+  // Link numbering. Global links: copy c between groups a < b. Local links: copy c between
+  // routers i < j of a group. Both numberings are dense, starting at 0.
   std::int64_t global_link_count() const { return global_base_.back(); }
   std::int64_t global_link(int a, int b, int c) const {
     return global_base_[a] + offset_prefix_[b - a] + c;
   }
   std::int64_t local_link_count() const { return std::int64_t{groups_} * local_per_group(); }
-  std::int64_t local_link(int group, int i, int j) const {
-    return std::int64_t{group} * local_per_group() + std::int64_t{i} * (2 * routers_ - i - 1) / 2 +
-           (j - i - 1);
+  std::int64_t local_link(int group, int i, int j, int c) const {
+    const std::int64_t pair = std::int64_t{i} * (2 * routers_ - i - 1) / 2 + (j - i - 1);
+    return std::int64_t{group} * local_per_group() + pair * local_copies_ + c;
   }
 
   // One hop of a route. `forward` is the direction of the link: node → router for node links,
@@ -82,10 +86,12 @@ class DragonflyLayout {
   static std::uint64_t flow_hash(std::int64_t a, std::int64_t b);
 
  private:
-  std::int64_t local_per_group() const { return std::int64_t{routers_} * (routers_ - 1) / 2; }
-  void add_local_hop(int group, int from, int to, Hop out[5], int& n) const;
+  std::int64_t local_per_group() const {
+    return std::int64_t{routers_} * (routers_ - 1) / 2 * local_copies_;
+  }
+  void add_local_hop(int group, int from, int to, std::uint64_t flow, Hop out[5], int& n) const;
 
-  int groups_, routers_, nodes_per_router_, global_per_router_;
+  int groups_, routers_, nodes_per_router_, global_per_router_, local_copies_;
   int base_copies_ = 0;                      // m0
   std::vector<int> multiplicity_;            // [d], d in 1..G−1
   std::vector<int> spare_rank_;              // [d]: index among the offsets that get a spare link

@@ -247,13 +247,15 @@ void read_shape(const Map& top, PlatformSpec& spec) {
       break;
     }
     case Topology::dragonfly: {
-      const Map shape(
-          top.source(), node, "topology",
-          {"kind", "groups", "routers_per_group", "nodes_per_router", "global_links_per_router"});
+      const Map shape(top.source(), node, "topology",
+                      {"kind", "groups", "routers_per_group", "nodes_per_router",
+                       "global_links_per_router", "local_links_per_router_pair"});
       spec.dragonfly_groups = shape.count("groups");
       spec.dragonfly_routers_per_group = shape.count("routers_per_group");
       spec.dragonfly_nodes_per_router = shape.count("nodes_per_router");
       spec.dragonfly_global_links_per_router = shape.count("global_links_per_router");
+      if (shape.has("local_links_per_router_pair"))
+        spec.dragonfly_local_links_per_router_pair = shape.count("local_links_per_router_pair");
       const std::int64_t ports =
           std::int64_t{spec.dragonfly_routers_per_group} * spec.dragonfly_global_links_per_router;
       if (spec.dragonfly_groups - 1 > ports)

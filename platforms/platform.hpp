@@ -38,6 +38,9 @@ struct PlatformSpec {
   int dragonfly_routers_per_group = 0;
   int dragonfly_nodes_per_router = 0;
   int dragonfly_global_links_per_router = 0;
+  // Parallel cables between each pair of routers of a group (default 1). Small dragonflies wire
+  // their spare switch ports this way, which multiplies a group's internal bandwidth.
+  int dragonfly_local_links_per_router_pair = 1;
 
   // star: each node's private link; fat_tree: every link of the tree; torus, dragonfly: the
   // router-to-router links. Unused by single_node.

@@ -59,9 +59,11 @@ void DragonflyZone::build(const PlatformSpec& spec, int nodes_built, double host
   for (int g = 0; g < groups_used; ++g)
     for (int i = 0; i < routers; ++i)
       for (int j = i + 1; j < routers; ++j)
-        local_links_[layout_.local_link(g, i, j)] = make_duplex(
-            prefix + "l-" + std::to_string(g) + "-" + std::to_string(i) + "-" + std::to_string(j),
-            spec.link);
+        for (int c = 0; c < layout_.local_copies(); ++c)
+          local_links_[layout_.local_link(g, i, j, c)] =
+              make_duplex(prefix + "l-" + std::to_string(g) + "-" + std::to_string(i) + "-" +
+                              std::to_string(j) + "-" + std::to_string(c),
+                          spec.link);
   global_links_.resize(static_cast<size_t>(layout_.global_link_count()));
   for (int a = 0; a < groups_used; ++a)
     for (int b = a + 1; b < groups_used; ++b)

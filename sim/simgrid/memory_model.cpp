@@ -51,7 +51,8 @@ std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
       const std::int64_t groups =
           std::min<std::int64_t>(spec.dragonfly_groups, (nodes_used + per_group - 1) / per_group);
       const std::int64_t routers_per_group = spec.dragonfly_routers_per_group;
-      links += groups * routers_per_group * (routers_per_group - 1) / 2;
+      links += groups * routers_per_group * (routers_per_group - 1) / 2 *
+               spec.dragonfly_local_links_per_router_pair;
       links += groups * routers_per_group * spec.dragonfly_global_links_per_router / 2;
       break;
     }

@@ -407,12 +407,13 @@ struct Place {
 };
 
 // Checks the wiring of one dragonfly shape and walks every route hop by hop.
-void check_dragonfly(int G, int R, int N, int g) {
+void check_dragonfly(int G, int R, int N, int g, int L = 1) {
   CAPTURE(G);
   CAPTURE(R);
   CAPTURE(N);
   CAPTURE(g);
-  const DragonflyLayout layout(G, R, N, g);
+  CAPTURE(L);
+  const DragonflyLayout layout(G, R, N, g, L);
 
   // Global ports: every pair of groups linked, symmetric counts, no router over its port budget,
   // the first link to each other group on distinct routers while there are enough routers.
@@ -452,8 +453,10 @@ void check_dragonfly(int G, int R, int N, int g) {
   for (int grp = 0; grp < G; ++grp)
     for (int i = 0; i < R; ++i)
       for (int j = i + 1; j < R; ++j)
-        CHECK(local_ends
-                  .emplace(layout.local_link(grp, i, j), std::pair{Place{grp, i}, Place{grp, j}})
+        for (int c = 0; c < L; ++c)
+          CHECK(
+              local_ends
+                  .emplace(layout.local_link(grp, i, j, c), std::pair{Place{grp, i}, Place{grp, j}})
                   .second);
   CHECK(static_cast<std::int64_t>(local_ends.size()) == layout.local_link_count());
 
@@ -516,6 +519,27 @@ TEST_CASE("dragonfly wiring and minimal routes, exhaustively over small shapes")
         if (G - 1 <= R * g)
           for (int N = 1; N <= 2; ++N)
             check_dragonfly(G, R, N, g);
+  for (int L = 2; L <= 3; ++L) {
+    check_dragonfly(1, 4, 2, 1, L);
+    check_dragonfly(4, 3, 2, 2, L);
+  }
+}
+
+TEST_CASE("dragonfly: flows between two routers spread over their parallel local cables") {
+  // One group of 2 routers with 16 nodes each and 4 cables between them: the 256 node pairs
+  // that cross use every cable, none more than twice its fair share.
+  const DragonflyLayout layout(1, 2, 16, 1, 4);
+  std::map<std::int64_t, int> flows;
+  for (std::int64_t s = 0; s < 16; ++s)
+    for (std::int64_t t = 16; t < 32; ++t) {
+      DragonflyLayout::Hop hops[5];
+      REQUIRE(layout.route(s, t, hops) == 3);
+      REQUIRE((hops[1].kind == DragonflyLayout::Hop::Kind::local));
+      ++flows[hops[1].link];
+    }
+  CHECK(flows.size() == 4);
+  for (const auto& [link, count] : flows)
+    CHECK(count <= 2 * 256 / 4);
 }
 
 TEST_CASE("dragonfly presets: every group pair linked, parallel links spread over routers") {
