@@ -29,7 +29,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "data", "measured")
-VENDOR = {"polaris": "mpich", "fugaku": "openmpi"}  # Cray MPICH 8.1.16; Fujitsu MPI (Open MPI)
+# Cray MPICH 8.1.16 (Polaris), Fujitsu MPI (Open MPI based), Cray MPICH on Theta (Fan et al., HPDC 2022, §4)
+VENDOR = {"polaris": "mpich", "fugaku": "openmpi", "theta": "mpich"}
 RADICES = [2, 3, 4, 8, 16, 32, 64]
 PARLINNA_RADICES = [2, 4, 8]
 BATCHES = [2, 8, 32, 256, 1024]
@@ -93,6 +94,17 @@ def claims():
         other = scattered_best(16384) if b == "scattered" else "vendor"
         ratio(cid, "validation", "fugaku", 16384, size, parlinna_best("coalesced", 16384), other,
               value)
+    # Fan et al., HPDC 2022 on Theta (Cray XC40, 64 ranks per KNL node): §2, Fig. 2a, the Bruck
+    # variants on 32-byte blocks; §4, the padded and two-phase Bruck at P = 1,024, S = 16 B.
+    for cid, ranks, a, b, value in [("f22-01", 256, "bruck_zero_rotation", "bruck_basic", 1.3964),
+                                    ("f22-02", 4096, "bruck_zero_rotation", "bruck_basic", 1.0713),
+                                    ("f22-03", 256, "bruck_zero_rotation", "bruck_modified", 1.1880),
+                                    ("f22-04", 4096, "bruck_zero_rotation", "bruck_modified",
+                                     1.0083)]:
+        out.append(dict(id=cid, role="validation", platform="theta", ranks=ranks,
+                        workload="constant:size=32", kind="speedup", a=a, b=b, measured=value))
+    ratio("f22-07", "validation", "theta", 1024, 16, "padded_bruck", "two_phase_bruck", 1.287)
+    ratio("f22-08", "validation", "theta", 1024, 16, "padded_bruck", "vendor", 1.600)
     # §5.1 (Fig. 6): at P = 2,048 and small S the ideal radix is "around 2".
     for platform in ("polaris", "fugaku"):
         out.append(dict(id=f"f25-12-{platform}", role="validation", platform=platform, ranks=2048,

@@ -280,7 +280,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
                 {"name", "description", "topology", "link", "injection", "global_link", "routing",
                  "ranks_per_node", "intra_node", "message_overhead", "memory_copy_bandwidth",
                  "group_launch_overhead", "nic_message_time", "match_time", "eager_threshold",
-                 "node_memory_bandwidth"});
+                 "node_memory_bandwidth", "pack_bandwidth"});
   PlatformSpec spec;
   spec.source = source.origin();
   spec.name = top.scalar("name");
@@ -328,6 +328,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   if (top.has("eager_threshold")) spec.eager_threshold = top.bytes("eager_threshold");
   if (top.has("node_memory_bandwidth"))
     spec.node_memory_bandwidth = top.bandwidth("node_memory_bandwidth");
+  if (top.has("pack_bandwidth")) spec.pack_bandwidth = top.bandwidth("pack_bandwidth");
 
   const std::int64_t ranks = spec.max_ranks();
   if (ranks > std::numeric_limits<std::int32_t>::max())
@@ -397,6 +398,7 @@ PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.match_time = 0;
   spec.eager_threshold = -1;
   spec.node_memory_bandwidth = 0;
+  spec.pack_bandwidth = 0;
   spec.routing = "minimal";
   return spec;
 }
@@ -410,6 +412,7 @@ std::string scale_term_keys(const PlatformSpec& spec) {
   add(spec.match_time > 0, "match_time");
   add(spec.eager_threshold >= 0, "eager_threshold");
   add(spec.node_memory_bandwidth > 0, "node_memory_bandwidth");
+  add(spec.pack_bandwidth > 0, "pack_bandwidth");
   add(spec.routing != "minimal", "routing");
   return keys;
 }

@@ -69,12 +69,15 @@ struct PlatformSpec {
                                 // sent. Negative: every message starts when both posted, no
                                 // handshake
   double node_memory_bandwidth = 0;  // bytes/s a node's intra-node messages share (0: unshared)
+  double pack_bandwidth = 0;  // bytes/s at which a rank packs a message of several pieces into
+                              // one buffer before sending it, and unpacks one on receipt, as
+                              // a2a's MPI backend (and a derived datatype) does (0: free)
 
-  // True when any of the four above is set, or the routing is adaptive: what only the scale
+  // True when any of the five above is set, or the routing is adaptive: what only the scale
   // engine models.
   bool has_scale_terms() const {
     return nic_message_time > 0 || match_time > 0 || eager_threshold >= 0 ||
-           node_memory_bandwidth > 0 || routing != "minimal";
+           node_memory_bandwidth > 0 || pack_bandwidth > 0 || routing != "minimal";
   }
 
   int node_count() const;

@@ -30,6 +30,7 @@ struct Slot {
   Kind kind = Kind::data;
   int peer = 0;
   double done_at = 0;
+  double unpack_seconds = 0;    // a receive of a packed message: CPU time to unpack it when done
   std::span<std::int64_t> out;  // irecv_values / allreduce: where the values go
 };
 
@@ -39,8 +40,10 @@ struct Post {
   bool receive = false;
   Kind kind = Kind::data;
   int peer = 0;
-  double at = 0;    // simulated time of the post, after its CPU overhead
-  Bytes size = -1;  // data: bytes; sizes: block count; -1 when a receive does not say
+  double at = 0;        // simulated time of the post, after its CPU overhead
+  Bytes size = -1;      // data: bytes; sizes: block count; -1 when a receive does not say
+  bool packed = false;  // a data message of several pieces: packed by the sender, unpacked by
+                        // the receiver (platform pack_bandwidth)
   std::vector<std::int64_t> values;  // values / collective sends
 };
 

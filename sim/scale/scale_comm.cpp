@@ -15,10 +15,22 @@ namespace {
 constexpr Bytes kValueBytes = sizeof(std::int64_t);
 
 // Bytes of a message's pieces or a copy's moves, enumerated one by one.
-Bytes total_bytes(Pieces pieces) {
+Bytes total_bytes(Pieces pieces, std::int64_t* count = nullptr) {
   Bytes bytes = 0;
-  pieces([&](const Piece& piece) { bytes += piece.bytes; });
+  std::int64_t n = 0;
+  pieces([&](const Piece& piece) {
+    bytes += piece.bytes;
+    ++n;
+  });
+  if (count) *count = n;
   return bytes;
+}
+
+// Blocks named by a message's runs (without enumerating them).
+std::int64_t run_block_count(BlockRuns runs) {
+  std::int64_t blocks = 0;
+  runs([&](const BlockRun& run) { blocks += std::max<std::int64_t>(run.count, 0); });
+  return blocks;
 }
 Bytes total_bytes(Moves moves) {
   Bytes bytes = 0;
@@ -114,7 +126,9 @@ Request ScaleComm::post(Post message) {
 }
 
 Request ScaleComm::isend(int peer, Pieces pieces) {
-  return send_data(peer, total_bytes(pieces));
+  std::int64_t count = 0;
+  const Bytes bytes = total_bytes(pieces, &count);
+  return send_data(peer, bytes, count > 1);
 }
 
 Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Described()> pieces,
@@ -162,16 +176,28 @@ std::uint64_t ScaleComm::run_blocks(BlockRuns runs) const {
 }
 
 Request ScaleComm::isend_runs(int peer, BlockRuns runs, Pieces pieces) {
-  return send_data(peer, run_bytes(
-                             runs, [&] { return described(pieces); }, "a message"));
+  const Bytes bytes = run_bytes(
+      runs, [&] { return described(pieces); }, "a message");
+  return send_data(peer, bytes, run_block_count(runs) > 1);
 }
 
-Request ScaleComm::send_data(int peer, Bytes bytes) {
+// A message of several pieces is packed into one buffer first, as the MPI backend does
+// (mpi/mpi_comm.cpp), at the platform's pack_bandwidth; its receiver unpacks it (finish_slot).
+Request ScaleComm::send_data(int peer, Bytes bytes, bool pieces) {
   ++record_.stats.messages;
   record_.stats.bytes_sent += bytes;
   const int Q = ranks_per_node();
   (peer / Q == rank_ / Q ? record_.intra_node_bytes : record_.inter_node_bytes) += bytes;
-  return post(message(false, Kind::data, peer, bytes));
+  const bool packed = pieces && run_.platform->pack_bandwidth > 0;
+  if (packed) spend_copying(static_cast<double>(bytes) / run_.platform->pack_bandwidth);
+  Post send = message(false, Kind::data, peer, bytes);
+  send.packed = packed;
+  return post(std::move(send));
+}
+
+void ScaleComm::spend_copying(double seconds) {
+  record_.copy_seconds += seconds;
+  state_.clock += seconds;
 }
 
 Request ScaleComm::irecv(int peer, Pieces pieces) {
@@ -248,6 +274,7 @@ void ScaleComm::finish_slot(int id) {
     record_.wait_seconds += slot.done_at - state_.clock;
     state_.clock = slot.done_at;
   }
+  if (slot.unpack_seconds > 0) spend_copying(slot.unpack_seconds);
   slot = Slot{};
   state_.free_slots.push_back(id);
 }
@@ -310,11 +337,7 @@ void ScaleComm::copy_runs(BlockRuns runs, Moves moves) {
 void ScaleComm::charge_copy(Bytes bytes) {
   record_.stats.copy_bytes += bytes;
   const double bandwidth = run_.platform->memory_copy_bandwidth;
-  if (bandwidth > 0 && bytes > 0) {
-    const double seconds = static_cast<double>(bytes) / bandwidth;
-    record_.copy_seconds += seconds;
-    state_.clock += seconds;
-  }
+  if (bandwidth > 0 && bytes > 0) spend_copying(static_cast<double>(bytes) / bandwidth);
 }
 
 Bytes ScaleComm::allreduce_max(Bytes value) {

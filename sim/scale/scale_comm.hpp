@@ -64,8 +64,10 @@ class ScaleComm final : public Comm {
 
  private:
   Request post(Post post);
-  Request send_data(int peer, Bytes bytes);
+  // `pieces`: the message has more than one piece (packed at the platform's pack_bandwidth).
+  Request send_data(int peer, Bytes bytes, bool pieces);
   void charge_copy(Bytes bytes);
+  void spend_copying(double seconds);  // CPU time copying memory: the clock and copy_seconds
   // Bytes of the runs, from the lazy workload's run sums; under check_sizes the runs' bytes and
   // blocks are compared with the pieces' (`what` names the operation in the error).
   Bytes run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what) const;

@@ -45,6 +45,7 @@ struct Side {
   int slot = 0;
   double at = 0;
   Bytes size = -1;
+  bool packed = false;  // a send packed from several pieces: its receive unpacks it
 };
 
 constexpr std::uint64_t kNoTransfer = ~std::uint64_t{0};
@@ -140,7 +141,7 @@ class EventLoop {
     const int src = post.receive ? post.peer : rank;
     const int dst = post.receive ? rank : post.peer;
     const std::uint64_t k = key(src, dst, post.kind);
-    const Side side{rank, post.slot, post.at, post.size};
+    const Side side{rank, post.slot, post.at, post.size, post.packed};
     const auto found = pending_.find(k);
     if (found == pending_.end() || found->second.head.receive == post.receive) {
       Pending waiting{side, post.receive, std::move(post.values)};
@@ -262,6 +263,7 @@ class EventLoop {
     if (t.arrived < 0) return;
     const double done = std::max(t.arrived, receive.at);
     deliver_values(t);
+    charge_unpack(t);
     if (finish_side(receive, true, done, woken)) earliest = std::min(earliest, done);
     t = Transfer{};
     free_transfers_.push_back(token);
@@ -295,6 +297,15 @@ class EventLoop {
     std::copy(t.values.begin(), t.values.end(), slot.out.begin());
   }
 
+  // The receiver of a packed message unpacks it into its pieces once it has arrived (the same
+  // pieces as the sender's in the catalog, so the sender's count stands for both).
+  void charge_unpack(const Transfer& t) {
+    if (!t.send.packed) return;
+    run_.states[static_cast<size_t>(t.receive.rank)]
+        .slots[static_cast<size_t>(t.receive.slot)]
+        .unpack_seconds = static_cast<double>(wire_bytes(t)) / run_.platform->pack_bandwidth;
+  }
+
   // One side of a transfer is done at `at` (a receive never before it was posted). True if that
   // woke its rank.
   bool finish_side(const Side& side, bool receive, double at, std::vector<int>& woken) {
@@ -323,6 +334,7 @@ class EventLoop {
       return woke;
     }
     deliver_values(t);
+    charge_unpack(t);
     woke = finish_side(t.receive, true, now, woken) || woke;
     t = Transfer{};
     free_transfers_.push_back(token);

@@ -84,6 +84,18 @@ def node_memory():
     between("shared node memory", shared, 1.15e-3, 1.3e-3)
 
 
+def packing():
+    # 4 ranks, one per node, radix-2 zero-rotation Bruck on 1 MB blocks: each of its 2 rounds sends
+    # 2 blocks (2 pieces) per rank, packed at 1 GB/s (2 ms) before the send and unpacked (2 ms)
+    # after the receive: 8 ms more. spread_out sends single pieces: nothing to pack.
+    single = {"ranks_per_node": 1}
+    for algorithm, low, high in [("bruck_zero_rotation", 7.9e-3, 8.1e-3), ("spread_out", 0, 1e-9)]:
+        base, _ = predict(platform("plain1", **single), 4, "constant:size=1000000", algorithm)
+        packed, _ = predict(platform("pack", pack_bandwidth="1GBps", **single), 4,
+                            "constant:size=1000000", algorithm)
+        between(f"packing, {algorithm}", packed - base, low, high)
+
+
 def adaptive_routing():
     # One dragonfly group of 4 switches x 2 nodes, nodes' links 10x the local links. A radix-2
     # Bruck round is a shift: both nodes of a switch send to the next switch, 2 flows on one local
@@ -145,7 +157,7 @@ def calibrate_recovers():
     print(f"ok: calibrated platform runs ({again * 1e6:.2f} us)")
 
 
-CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, adaptive_routing,
+CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, packing, adaptive_routing,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers)}
 
 if __name__ == "__main__":
