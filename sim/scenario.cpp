@@ -171,10 +171,18 @@ void read_simulation(const Reader& reader, const YAML::Node& node, SimOptions& o
       options.check_sizes = reader.scalar<bool>(item.second, full, "true or false");
     } else if (key == "full_model") {
       options.full_model = reader.scalar<bool>(item.second, full, "true or false");
+    } else if (key == "placement") {
+      options.placement =
+          reader.scalar<std::string>(item.second, full, "contiguous, spread or random");
+      if (options.placement != "contiguous" && options.placement != "spread" &&
+          options.placement != "random") {
+        reader.fail(item.second, full,
+                    "'" + options.placement + "' is not one of contiguous, spread, random");
+      }
     } else {
       reader.fail(item.first, full,
                   "unknown key (known: payload, network_model, crosstraffic, trace_ranks, "
-                  "tolerance, threads, stack_kib, check_sizes, full_model)");
+                  "tolerance, threads, stack_kib, check_sizes, full_model, placement)");
     }
   }
 }

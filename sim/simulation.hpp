@@ -33,6 +33,8 @@ struct SimOptions {
   // The platform's MPI and node costs (nic_message_time, match_time, eager_threshold,
   // node_memory_bandwidth): false leaves them out, giving the model both engines share.
   bool full_model = true;
+  // Which machine nodes the job runs on (platforms/placement.hpp): contiguous, spread, random.
+  std::string placement = "contiguous";
 };
 
 // The outcome of one configuration.

@@ -127,9 +127,11 @@ std::vector<sg4::Host*> build_fat_tree(sg4::NetZone* parent, const PlatformSpec&
 
 }  // namespace
 
-BuiltPlatform build_platform(sg4::Engine& engine, const PlatformSpec& spec, std::int64_t ranks) {
+BuiltPlatform build_platform(sg4::Engine& engine, const PlatformSpec& spec, std::int64_t ranks,
+                             Placement placement) {
   check_fits(spec, ranks);
-  const int nodes = static_cast<int>((ranks + spec.ranks_per_node - 1) / spec.ranks_per_node);
+  const int job_nodes = static_cast<int>((ranks + spec.ranks_per_node - 1) / spec.ranks_per_node);
+  const int nodes = placement == Placement::contiguous ? job_nodes : spec.node_count();
   // Read before creating anything: the first zone created becomes the root.
   sg4::NetZone* parent = engine.get_netzone_root();
   BuiltPlatform built;
@@ -149,6 +151,12 @@ BuiltPlatform build_platform(sg4::Engine& engine, const PlatformSpec& spec, std:
           DragonflyZone::create("a2a-" + spec.name, parent, spec, nodes, kHostSpeed)->hosts();
       break;
   }
+  built.machine_hosts = built.hosts;
+  built.machine_node = place_nodes(placement, job_nodes, static_cast<int>(built.hosts.size()));
+  built.hosts.resize(static_cast<size_t>(job_nodes));
+  for (int n = 0; n < job_nodes; ++n)
+    built.hosts[static_cast<size_t>(n)] =
+        built.machine_hosts[static_cast<size_t>(built.machine_node[static_cast<size_t>(n)])];
   return built;
 }
 

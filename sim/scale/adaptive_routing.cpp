@@ -25,9 +25,11 @@ AdaptiveRouting::AdaptiveRouting(const PlatformSpec& spec, RouteTable& routes)
   if (spec.topology == Topology::dragonfly && spec.routing == "valiant") mode_ = Mode::valiant;
 }
 
-int AdaptiveRouting::intermediate(int src, int dst, std::uint64_t salt) const {
+int AdaptiveRouting::intermediate(int job_src, int job_dst, std::uint64_t salt) const {
+  // Groups and routers are the machine's: a job node stands for the machine node it runs on.
+  const int src = routes_.machine_node(job_src), dst = routes_.machine_node(job_dst);
   const std::int64_t per_group = std::int64_t{layout_.routers()} * layout_.nodes_per_router();
-  const std::int64_t built = routes_.nodes();
+  const std::int64_t built = routes_.machine_nodes();
   const int src_group = layout_.group_of(src), dst_group = layout_.group_of(dst);
   const int built_groups = static_cast<int>((built + per_group - 1) / per_group);
   std::uint64_t draw = workload_rng::mix64((static_cast<std::uint64_t>(src) << 40) ^

@@ -54,7 +54,7 @@ Route RouteTable::between(int src, int dst) {
 }
 
 Route RouteTable::through(int src, int dst, int via) {
-  const std::uint64_t n = platform_.hosts.size();
+  const std::uint64_t n = platform_.machine_hosts.size();
   const std::uint64_t key =
       (static_cast<std::uint64_t>(src) * n + static_cast<std::uint64_t>(dst)) * n +
       static_cast<std::uint64_t>(via);
@@ -62,10 +62,9 @@ Route RouteTable::through(int src, int dst, int via) {
   if (found != by_detour_.end()) return routes_[found->second];
   std::vector<sg4::Link*> to_via, from_via;
   double unused = 0;
-  platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(via)],
-                                                      to_via, &unused);
-  platform_.hosts[static_cast<size_t>(via)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
-                                                      from_via, &unused);
+  sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
+  platform_.hosts[static_cast<size_t>(src)]->route_to(middle, to_via, &unused);
+  middle->route_to(platform_.hosts[static_cast<size_t>(dst)], from_via, &unused);
   // Drop via's node links: the last hop into via and the first hop out of it.
   std::vector<sg4::Link*> links(to_via.begin(), to_via.end() - 1);
   links.insert(links.end(), from_via.begin() + 1, from_via.end());

@@ -32,10 +32,15 @@ class RouteTable {
 
   // The route from node `src` to node `dst` (the loopback when equal); computed on first use.
   Route between(int src, int dst);
-  // A Valiant route between two distinct nodes through the router of node `via` (a third node):
-  // the routes src -> via and via -> dst joined, without via's own node links.
+  // A Valiant route between two distinct nodes through the router of machine node `via` (a third
+  // node, possibly outside the job): the routes src -> via and via -> dst joined, without via's
+  // own node links.
   Route through(int src, int dst, int via);
   int nodes() const { return static_cast<int>(platform_.hosts.size()); }
+  // Nodes of the machine built (the job's and, under non-contiguous placement, all the others),
+  // and the machine node a job node runs on.
+  int machine_nodes() const { return static_cast<int>(platform_.machine_hosts.size()); }
+  int machine_node(int node) const { return platform_.machine_node[static_cast<size_t>(node)]; }
 
   const std::vector<std::uint32_t>& hops() const { return hops_; }
   // Capacity in bytes/s of each shared link, by dense index.

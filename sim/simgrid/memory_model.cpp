@@ -123,7 +123,10 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   // In double: P^2 and P x (P − 1) messages overflow 64 bits near P = 2^31.
   const double P = run.ranks;
   const int rpn = run.platform.ranks_per_node;
-  const std::int64_t nodes = (std::int64_t{run.ranks} + rpn - 1) / rpn;
+  // Placement other than contiguous builds the whole machine (platforms/simgrid/builder.hpp).
+  const std::int64_t nodes = run.options.placement == "contiguous"
+                                 ? (std::int64_t{run.ranks} + rpn - 1) / rpn
+                                 : std::int64_t{run.platform.node_count()};
   // Messages in flight: the largest configuration's. Mailboxes, one per (sender, receiver, kind),
   // are kept for the whole process: configurations that talk to other peers add theirs, up to
   // P − 1 per kind (data, and metadata for the two-phase families).

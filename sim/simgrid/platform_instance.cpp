@@ -45,7 +45,7 @@ const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
                                       const SimOptions& options) {
   static std::unique_ptr<BuiltPlatform> built;
   static std::string built_for;
-  const std::string key = spec.name + "@" + std::to_string(ranks);
+  const std::string key = spec.name + "@" + std::to_string(ranks) + "/" + options.placement;
   if (built) {
     if (key != built_for) {
       throw Error("one platform per process: SimGrid cannot build a second platform");
@@ -53,7 +53,8 @@ const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
     return *built;
   }
   sg4::Engine& engine = create_engine(options);
-  built = std::make_unique<BuiltPlatform>(build_platform(engine, spec, ranks));
+  built = std::make_unique<BuiltPlatform>(
+      build_platform(engine, spec, ranks, parse_placement(options.placement)));
   built_for = key;
   return *built;
 }

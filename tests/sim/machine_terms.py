@@ -96,6 +96,26 @@ def packing():
         between(f"packing, {algorithm}", packed - base, low, high)
 
 
+def placement():
+    # polaris, 8 nodes of 32 ranks: contiguous, they share one switch (every message crosses its
+    # own node links only); spread over the machine, they sit in different groups. Both engines
+    # place them alike: their predictions agree within 5 % for every placement.
+    times = {}
+    for where in ("contiguous", "spread", "random"):
+        extra = ("--set", f"simulation.placement={where}", "--set", "simulation.full_model=false")
+        scale, _ = predict("polaris", 256, "uniform:max=1024", "parlogna:radix=4", "scale", extra)
+        simgrid, _ = predict("polaris", 256, "uniform:max=1024", "parlogna:radix=4", "simgrid",
+                             extra)
+        gap = abs(scale / simgrid - 1)
+        print(f"placement {where}: scale {scale * 1e6:.2f} us, simgrid {simgrid * 1e6:.2f} us "
+              f"({100 * gap:.2f} %, expected at most 5 %)")
+        if gap > 0.05:
+            sys.exit(f"FAIL: placement {where}")
+        times[where] = scale
+    if times["spread"] == times["contiguous"] or times["random"] == times["contiguous"]:
+        sys.exit(f"FAIL: placement changed nothing: {times}")
+
+
 def adaptive_routing():
     # One dragonfly group of 4 switches x 2 nodes, nodes' links 10x the local links. A radix-2
     # Bruck round is a shift: both nodes of a switch send to the next switch, 2 flows on one local
@@ -157,7 +177,8 @@ def calibrate_recovers():
     print(f"ok: calibrated platform runs ({again * 1e6:.2f} us)")
 
 
-CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, packing, adaptive_routing,
+CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, packing, placement,
+                                  adaptive_routing,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers)}
 
 if __name__ == "__main__":

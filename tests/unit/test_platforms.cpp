@@ -8,11 +8,14 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
 #include "algorithms/errors.hpp"
 #include "platforms/dragonfly.hpp"
+#include "platforms/placement.hpp"
 #include "platforms/platform.hpp"
 #include "platforms/units.hpp"
 
@@ -563,4 +566,28 @@ TEST_CASE("dragonfly presets: every group pair linked, parallel links spread ove
     CHECK(layout.global_link_count() <=
           std::int64_t{G} * layout.routers() * layout.global_per_router() / 2);
   }
+}
+
+TEST_CASE("placement: distinct machine nodes, contiguous in order, spread evenly, random fixed") {
+  for (const Placement placement : {Placement::contiguous, Placement::spread, Placement::random}) {
+    CAPTURE(placement_name(placement));
+    CHECK(parse_placement(placement_name(placement)) == placement);
+    for (const auto& [job, machine] : {std::pair{1, 1}, {3, 7}, {256, 560}, {560, 560}}) {
+      const std::vector<int> nodes = place_nodes(placement, job, machine);
+      REQUIRE(static_cast<int>(nodes.size()) == job);
+      CHECK(std::set<int>(nodes.begin(), nodes.end()).size() == nodes.size());
+      for (const int n : nodes)
+        CHECK((n >= 0 && n < machine));
+      CHECK(place_nodes(placement, job, machine) == nodes);  // the same every run
+    }
+  }
+  CHECK(place_nodes(Placement::contiguous, 3, 7) == std::vector<int>{0, 1, 2});
+  CHECK(place_nodes(Placement::spread, 3, 7) == std::vector<int>{0, 2, 4});
+  // Spread over polaris's 5 groups of 112 nodes: 256 job nodes reach every group.
+  std::set<int> groups;
+  for (const int n : place_nodes(Placement::spread, 256, 560))
+    groups.insert(n / 112);
+  CHECK(groups.size() == 5);
+  CHECK(place_nodes(Placement::random, 256, 560) != place_nodes(Placement::contiguous, 256, 560));
+  CHECK_THROWS_AS(parse_placement("scattered"), InvalidParameter);
 }
