@@ -299,8 +299,9 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 
 | machine | from measurements of the machine | from published specifications | assumed |
 |---|---|---|---|
-| polaris | `nic_message_time` 200 ns: the measured vendor time (51.8 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1) divided by the 8,191 x 32 messages each node sends (the time is NIC-bound); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms, same point; 1, 2, 3, 4 cables give 3.58, 2.14, 1.71, 1.65 ms) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth; eager threshold (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); latencies; `message_overhead`; `match_time` 10 ns |
-| fugaku | nothing: every Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth | `nic_message_time` and `match_time` carried over from polaris; eager threshold; latencies |
+| polaris | `nic_message_time` 200 ns: the measured vendor time (51.8 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1) divided by the 8,191 x 32 messages each node sends (the time is NIC-bound); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms, same point; 1, 2, 3, 4 cables give 3.58, 2.14, 1.71, 1.65 ms) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); latencies; `message_overhead`; `match_time` 10 ns |
+| fugaku | nothing: every Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`) | `nic_message_time` and `match_time` carried over from polaris; eager threshold; latencies |
+| theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching or eager terms |
 
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
