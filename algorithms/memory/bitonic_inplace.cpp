@@ -54,6 +54,7 @@
 
 #include "algorithms/catalog.hpp"
 #include "algorithms/errors.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/memory/bitonic_runs.hpp"
 
 namespace a2a::catalog_entries {
@@ -251,6 +252,9 @@ AlgorithmInfo bitonic_inplace() {
                   .max = ParamBound::unbounded()}},
       .check = check,
       .run = run,
+      // partners p xor 2^j, each step's totals first
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, true); },
   };
 }
 

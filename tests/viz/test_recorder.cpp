@@ -70,7 +70,8 @@ TEST_CASE("every catalog algorithm, recorded, ends with every block at its desti
       Selection selection{{"all"}, {}};
       std::vector<Planned> planned = plan(selection, *workload, rpn);
       for (const char* extra : {"parlogna:radix=3", "bruck_radix:radix=3",
-                                "parlinna_coalesced:ranks_per_node=2,radix=3,batch=1"}) {
+                                "parlinna_coalesced:ranks_per_node=2,radix=3,batch=1",
+                                "hierarchical_bruck:ranks_per_node=2,radix=2,node_radix=3"}) {
         if (P < 3) continue;  // radix 3 needs P >= 3
         Configuration config = configure(extra, P, rpn);
         const auto shape = shape_of(*workload, rpn, LayoutStyle::gaps);
