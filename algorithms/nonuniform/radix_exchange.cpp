@@ -97,10 +97,10 @@ void metadata_exchange(Comm& comm, const RoundMessages& round) {
   Request sent, received;
   {
     const Group launch(comm);  // a step of its own: the data step needs these sizes first
-    sent = comm.isend_sizes_counted(round.send_peer(), count, [&](BlockSink out) {
+    sent = comm.isend_sizes(round.send_peer(), count, [&](BlockSink out) {
       round.outgoing([&](BlockId block, const Place&) { out(block); });
     });
-    received = comm.irecv_sizes_counted(round.recv_peer(), count, [&](BlockSink out) {
+    received = comm.irecv_sizes(round.recv_peer(), count, [&](BlockSink out) {
       round.incoming([&](BlockId block, const Place&) { out(block); });
     });
   }
