@@ -11,6 +11,7 @@
 #include "algorithms/bruck/bruck_indices.hpp"
 #include "algorithms/nonuniform/parlogna_indices.hpp"
 #include "sim/model/families.hpp"
+#include "sim/vendor_model.hpp"
 
 namespace a2a::model {
 
@@ -83,10 +84,9 @@ void padded_bruck(const Configuration&, const Exchange& x, CostBuilder& cost) {
 // (sim/vendor_model.hpp: batches of 32 distances, not grouped), unpad.
 //   T = A + c·(S + R + N) + Σ_{⌈(P−1)/32⌉ batches} (α + max(64·o + N·β, 33·o + 32·N·β_nic))
 void padded_alltoall(const Configuration&, const Exchange& x, CostBuilder& cost) {
-  constexpr int kVendorThrottle = 32;
   padded(x, cost, [&](Bytes N) {
     cost.copy(N);
-    direct_batches(x, cost, {.batch = kVendorThrottle, .grouped = false},
+    direct_batches(x, cost, {.batch = sim::kVendorAlltoallThrottle, .grouped = false},
                    [N](int, int) { return N; });
   });
 }
