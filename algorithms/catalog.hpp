@@ -25,6 +25,7 @@ AlgorithmInfo two_phase_bruck();
 AlgorithmInfo parlogna();
 AlgorithmInfo parlinna_coalesced();
 AlgorithmInfo parlinna_staggered();
+AlgorithmInfo hierarchical_bruck();
 // memory/
 AlgorithmInfo bitonic_inplace();
 

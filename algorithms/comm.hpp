@@ -129,14 +129,12 @@ class Comm {
   // lands in place): do not read or send them before waiting on it.
   virtual Request isend(int peer, Pieces pieces) = 0;
   virtual Request irecv(int peer, Pieces pieces) = 0;
-  // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them.
-  virtual Request isend_sizes(int peer, BlockList blocks) = 0;
-  virtual Request irecv_sizes(int peer, BlockList blocks) = 0;
-  // The same, when the caller knows how many blocks the list has: `count` must equal it. Backends
-  // that carry the sizes enumerate the list anyway and check the count (a ContractViolation if it
-  // differs); a simulator that needs only the message's size may skip the enumeration.
-  virtual Request isend_sizes_counted(int peer, std::int64_t count, BlockList blocks);
-  virtual Request irecv_sizes_counted(int peer, std::int64_t count, BlockList blocks);
+  // Metadata: the sizes of the listed blocks, sent as integers; the receiver learns them. `count`
+  // is how many blocks the list has. Backends that carry the sizes enumerate the list with
+  // list_counted, which checks the count (a ContractViolation if it differs); a simulator that
+  // needs only the message's size may skip the enumeration.
+  virtual Request isend_sizes(int peer, std::int64_t count, BlockList blocks) = 0;
+  virtual Request irecv_sizes(int peer, std::int64_t count, BlockList blocks) = 0;
   // Metadata of the algorithm's own (run descriptors, offsets): small integer arrays, computed from
   // counts, never from payload. isend_values copies `values` at the call; irecv_values fills `out`
   // (which must stay alive) when the request completes, and the sender must send exactly
@@ -175,6 +173,10 @@ class Comm {
   virtual void set_phase(const char* label) = 0;  // label must have static storage duration
   virtual void next_round() = 0;                  // a new communication round starts
 };
+
+// Calls `blocks` with `out`, then throws ContractViolation unless it listed exactly `count` blocks:
+// how a backend enumerates the list of isend_sizes / irecv_sizes.
+void list_counted(std::int64_t count, BlockList blocks, BlockSink out);
 
 // Owns a temporary buffer for the scope of an algorithm.
 class TempBuffer {

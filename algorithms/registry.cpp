@@ -53,17 +53,34 @@ std::string Configuration::spec() const {
   return out;
 }
 
-const std::vector<AlgorithmInfo>& catalog() {
+namespace {
+
+std::deque<AlgorithmInfo>& entries() {
   using namespace catalog_entries;
-  static const std::vector<AlgorithmInfo> entries = {
+  static std::deque<AlgorithmInfo> entries = {
       spread_out(),          scattered(),          ompi_linear(),
       ompi_pairwise(),       xor_pairwise(),       vendor(),
       bruck_basic(),         bruck_modified(),     bruck_zero_copy(),
       bruck_zero_rotation(), bruck_radix(),        padded_alltoall(),
       padded_bruck(),        two_phase_bruck(),    parlogna(),
-      parlinna_coalesced(),  parlinna_staggered(), bitonic_inplace(),
+      parlinna_coalesced(),  parlinna_staggered(), hierarchical_bruck(),
+      bitonic_inplace(),
   };
   return entries;
+}
+
+}  // namespace
+
+const std::deque<AlgorithmInfo>& catalog() {
+  return entries();
+}
+
+void register_algorithm(AlgorithmInfo info) {
+  for (const auto& known : catalog()) {
+    if (known.name == info.name)
+      throw InvalidParameter("algorithm '" + info.name + "' is already in the catalog");
+  }
+  entries().push_back(std::move(info));
 }
 
 const AlgorithmInfo& find_algorithm(const std::string& name) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -47,6 +48,18 @@ struct ExchangeShape {
   bool contiguous_in_order = false;  // blocks packed back to back in rank order, no gaps
 };
 
+// The messages of one rank over a run, as upper bounds: what the simulators' memory guards size
+// (sim/simgrid/memory_model.hpp, sim/scale/memory_model.hpp). Each algorithm declares its own
+// (algorithms/footprint.hpp has the shapes the catalog shares), so an engine never has to know an
+// algorithm by name; tests/unit/test_footprint.cpp checks every declaration against the messages
+// the algorithm really posts.
+struct MessageFootprint {
+  std::int64_t in_flight = 1;       // messages posted and not yet completed at any time
+  std::int64_t data_peers = 0;      // distinct ranks it exchanges data messages with
+  std::int64_t metadata_peers = 0;  // distinct ranks it exchanges sizes or values with
+  bool vendor_alltoall = false;     // also calls Comm::vendor_alltoall (the engine's own exchange)
+};
+
 // Parameter values resolved for one run.
 class Params {
  public:
@@ -69,6 +82,10 @@ struct AlgorithmInfo {
   // Empty when the algorithm applies to the exchange, else the reason it does not.
   std::function<std::optional<std::string>(const ExchangeShape&, const Params&)> check;
   std::function<void(Comm&, const Params&)> run;
+  // Its messages for an exchange of `shape` (parameters resolved). Empty for `vendor`, which
+  // stands for the engine's own exchange, and for an algorithm that declares none: the guards then
+  // assume P − 1 of everything and say so.
+  std::function<MessageFootprint(const ExchangeShape&, const Params&)> footprint;
 };
 
 // One algorithm with its parameter values, e.g. parsed from "parlogna:radix=4".
@@ -81,8 +98,13 @@ struct Configuration {
   std::string spec() const;
 };
 
-// All algorithms, in catalog order.
-const std::vector<AlgorithmInfo>& catalog();
+// All algorithms, in catalog order, then any added by register_algorithm. A deque: adding one
+// leaves every Configuration's pointer into it valid.
+const std::deque<AlgorithmInfo>& catalog();
+// Adds an algorithm after the catalog's (an extension, or a test's throw-away algorithm); it is
+// then found, configured, listed and run like any other. Call it before any thread runs; a name
+// already taken throws InvalidParameter.
+void register_algorithm(AlgorithmInfo info);
 // Throws InvalidParameter("unknown algorithm ...") listing the known names.
 const AlgorithmInfo& find_algorithm(const std::string& name);
 

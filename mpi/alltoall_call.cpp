@@ -188,7 +188,7 @@ class CallRunner {
     }
     const Configuration* config = choose(context);
     if (config == nullptr) return fallback_result_;
-    if (config->algorithm->name == "vendor") {
+    if (config->algorithm->family == Family::vendor) {
       note_run(call_name(call_), "vendor");
       return vendor_();
     }

@@ -163,7 +163,7 @@ int run_bench(const BenchOptions& options) {
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, context.comm());
       failures += wrong ? 1 : 0;
       const Timing timing = summarize(samples);
-      if (item.config.algorithm->name == "vendor") vendor_median = timing.median;
+      if (item.config.algorithm->family == Family::vendor) vendor_median = timing.median;
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.2f", timing.median / vendor_median);
       char per_call[32];

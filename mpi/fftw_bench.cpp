@@ -143,7 +143,7 @@ int run_fftw_bench(const BenchOptions& options) {
     configs.push_back(configure("vendor", context.size(), context.ranks_per_node()));
     for (const std::string& name : options.common.selection.algorithms) {
       for (const AlgorithmInfo& info : catalog()) {
-        if ((name != "all" && info.name != name) || info.name == "vendor") continue;
+        if ((name != "all" && info.name != name) || info.family == Family::vendor) continue;
         if (name == "all" && info.handles == Handles::uniform_only) continue;
         for (Configuration& config : expand(info, options.common.selection.params, context.size(),
                                             context.ranks_per_node()))
@@ -168,7 +168,7 @@ int run_fftw_bench(const BenchOptions& options) {
     double vendor_median = 0;
     for (const Configuration& config : configs) {
       const AlgorithmChoice choice = AlgorithmChoice::fixed(config.spec());
-      current = config.algorithm->name == "vendor" ? nullptr : &choice;
+      current = config.algorithm->family == Family::vendor ? nullptr : &choice;
       const long long fallbacks_before = fallback_count();
       std::vector<double> samples;
       long long calls = 0;
@@ -185,14 +185,14 @@ int run_fftw_bench(const BenchOptions& options) {
       }
       current = nullptr;
       const std::vector<unsigned char> result = transform.result();
-      if (config.algorithm->name == "vendor") vendor_result = result;
+      if (config.algorithm->family == Family::vendor) vendor_result = result;
       int wrong = result == vendor_result ? 0 : 1;
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_MAX, context.comm());
       failures += wrong;
       const bool fell_back = fallback_count() != fallbacks_before;
       std::sort(samples.begin(), samples.end());
       const double median = samples[samples.size() / 2];
-      if (config.algorithm->name == "vendor") vendor_median = median;
+      if (config.algorithm->family == Family::vendor) vendor_median = median;
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.2f", median / vendor_median);
       table.add({shape_text, std::to_string(calls), config.label(), micros(samples.front()),

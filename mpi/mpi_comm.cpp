@@ -218,12 +218,12 @@ Request MpiComm::irecv(int peer, Pieces pieces) {
   return {id};
 }
 
-Request MpiComm::isend_sizes(int peer, BlockList blocks) {
+Request MpiComm::isend_sizes(int peer, std::int64_t count, BlockList blocks) {
   check_peer(peer);
   const int id = take_slot(Kind::send_sizes, peer);
   Slot& slot = slots_[id];
   slot.sizes.clear();
-  blocks([&](BlockId block) { slot.sizes.push_back(sizes_.get(block)); });
+  list_counted(count, blocks, [&](BlockId block) { slot.sizes.push_back(sizes_.get(block)); });
   const Bytes bytes = static_cast<Bytes>(slot.sizes.size() * sizeof(std::int64_t));
   post(slot.sizes.data(), bytes, peer, kMetaTag, false, &slot.request);
   ++stats_.meta_messages;
@@ -231,12 +231,12 @@ Request MpiComm::isend_sizes(int peer, BlockList blocks) {
   return {id};
 }
 
-Request MpiComm::irecv_sizes(int peer, BlockList blocks) {
+Request MpiComm::irecv_sizes(int peer, std::int64_t count, BlockList blocks) {
   check_peer(peer);
   const int id = take_slot(Kind::recv_sizes, peer);
   Slot& slot = slots_[id];
   slot.blocks.clear();
-  blocks([&](BlockId block) { slot.blocks.push_back(block); });
+  list_counted(count, blocks, [&](BlockId block) { slot.blocks.push_back(block); });
   slot.sizes.resize(slot.blocks.size());
   post(slot.sizes.data(), static_cast<Bytes>(slot.sizes.size() * sizeof(std::int64_t)), peer,
        kMetaTag, true, &slot.request);

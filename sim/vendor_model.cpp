@@ -32,7 +32,6 @@ Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_nod
 }
 
 void linear_vendor_alltoall(Comm& comm, int send_temp, int recv_temp, Bytes block) {
-  constexpr int kThrottle = 32;
   const int P = comm.size();
   const int self = comm.rank();
   comm.copy([&](MoveSink out) {
@@ -41,8 +40,8 @@ void linear_vendor_alltoall(Comm& comm, int send_temp, int recv_temp, Bytes bloc
          Place::temp(recv_temp, self * block),
          block});
   });
-  for (int first = 1; first < P; first += kThrottle) {
-    const int last = std::min(P - 1, first + kThrottle - 1);
+  for (int first = 1; first < P; first += kVendorAlltoallThrottle) {
+    const int last = std::min(P - 1, first + kVendorAlltoallThrottle - 1);
     comm.next_round();
     for (int i = first; i <= last; ++i) {
       const int src = static_cast<int>(mod(self + i, P));

@@ -20,6 +20,9 @@ const std::vector<std::string>& vendor_names();
 // Throws InvalidParameter for other names.
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node);
 
+// Messages linear_vendor_alltoall posts at once per rank (MPICH's MPIR_CVAR_ALLTOALL_THROTTLE).
+inline constexpr int kVendorAlltoallThrottle = 32;
+
 // What Comm::vendor_alltoall means in simulation: a batched linear exchange between the two
 // temporaries (MPICH's scattered with its default throttle of 32; Open MPI's linear algorithms
 // differ only in order). Written against the comm interface, so every engine runs the same

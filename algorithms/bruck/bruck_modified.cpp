@@ -8,6 +8,7 @@
 // arrivals into R (bruck_rounds.hpp, staged_rounds), as the papers' code does.
 #include "algorithms/bruck/bruck_rounds.hpp"
 #include "algorithms/catalog.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -45,6 +46,8 @@ AlgorithmInfo bruck_modified() {
       .params = {},
       .check = nullptr,
       .run = run,
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, false); },
   };
 }
 

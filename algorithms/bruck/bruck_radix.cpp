@@ -10,6 +10,7 @@
 // clamps r and loops forever there.
 #include "algorithms/bruck/bruck_rounds.hpp"
 #include "algorithms/catalog.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -39,6 +40,11 @@ AlgorithmInfo bruck_radix() {
                   .max = ParamBound::ranks()}},
       .check = nullptr,
       .run = run,
+      .footprint =
+          [](const ExchangeShape& shape, const Params& params) {
+            return footprint::radix_rounds(shape, params.get_int("radix"), params.get("radix") - 1,
+                                           false);
+          },
   };
 }
 

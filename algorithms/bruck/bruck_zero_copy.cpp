@@ -13,6 +13,7 @@
 // T is a temporary of P·n bytes. Copies: the initial shift only.
 #include "algorithms/bruck/bruck_rounds.hpp"
 #include "algorithms/catalog.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -60,6 +61,8 @@ AlgorithmInfo bruck_zero_copy() {
       .params = {},
       .check = nullptr,
       .run = run,
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, false); },
   };
 }
 

@@ -7,6 +7,7 @@
 // The loop is the one of bruck_radix with r = 2 (bruck_rounds.hpp, zero_rotation_bruck).
 #include "algorithms/bruck/bruck_rounds.hpp"
 #include "algorithms/catalog.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -32,6 +33,8 @@ AlgorithmInfo bruck_zero_rotation() {
       .params = {},
       .check = nullptr,
       .run = run,
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, false); },
   };
 }
 

@@ -4,6 +4,7 @@
 // (or 1), so early on many senders target the same few receivers. One round; P-1 messages per rank.
 #include "algorithms/catalog.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -39,6 +40,9 @@ AlgorithmInfo ompi_linear() {
       .params = {},
       .check = nullptr,
       .run = run,
+      // every message posted at once
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::direct(shape, shape.ranks - 1); },
   };
 }
 

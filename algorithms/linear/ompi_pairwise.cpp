@@ -4,6 +4,7 @@
 #include "algorithms/catalog.hpp"
 #include "algorithms/digits.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -39,6 +40,9 @@ AlgorithmInfo ompi_pairwise() {
       .params = {},
       .check = nullptr,
       .run = run,
+      // one exchange at a time
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::direct(shape, 1); },
   };
 }
 

@@ -8,6 +8,7 @@
 #include "algorithms/catalog.hpp"
 #include "algorithms/digits.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -49,6 +50,11 @@ AlgorithmInfo scattered() {
                   .max = ParamBound::unbounded()}},
       .check = nullptr,
       .run = run,
+      // one batch at a time
+      .footprint =
+          [](const ExchangeShape& shape, const Params& params) {
+            return footprint::direct(shape, params.get("batch"));
+          },
   };
 }
 

@@ -5,6 +5,7 @@
 #include "algorithms/catalog.hpp"
 #include "algorithms/digits.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -39,6 +40,9 @@ AlgorithmInfo spread_out() {
       .params = {},
       .check = nullptr,
       .run = run,
+      // every message posted at once
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::direct(shape, shape.ranks - 1); },
   };
 }
 

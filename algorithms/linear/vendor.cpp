@@ -19,6 +19,8 @@ AlgorithmInfo vendor() {
             comm.set_phase(phase::data);
             comm.vendor_alltoallv();
           },
+      // The engine's own exchange: a simulator sizes the MPI's choice (sim/vendor_model.hpp).
+      .footprint = nullptr,
   };
 }
 

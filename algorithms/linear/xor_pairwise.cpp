@@ -4,6 +4,7 @@
 // powers of two; for other P some ranks idle in some steps.
 #include "algorithms/catalog.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 
 namespace a2a::catalog_entries {
 
@@ -49,6 +50,9 @@ AlgorithmInfo xor_pairwise() {
       .params = {},
       .check = nullptr,
       .run = run,
+      // one exchange at a time
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::direct(shape, 1); },
   };
 }
 

@@ -49,11 +49,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/catalog.hpp"
 #include "algorithms/errors.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/memory/bitonic_runs.hpp"
 
 namespace a2a::catalog_entries {
@@ -189,6 +191,21 @@ RunList merge(Comm& comm, bitonic::SwapPlan& plan, const TempBuffer& buffer, Byt
   return bitonic::normalized(plan.layout);
 }
 
+// Every step sends the partner's run descriptors (metadata) and swaps with it (data), one
+// message at a time; the distinct partners are counted from partner() itself: 2·log2 P − 2 for
+// P ≥ 4 (the mirrors rank XOR (2^k − 1) and rank XOR 2^j), not log2 P.
+MessageFootprint message_footprint(const ExchangeShape& shape, const Params&) {
+  const int stages = bitonic::log2_exact(shape.ranks);
+  if (stages < 0) return footprint::direct(shape, 1);  // refused by check(): never runs
+  std::set<int> partners;
+  for (int stage = 1; stage <= stages; ++stage) {
+    for (int step = 0; step < stage; ++step)
+      partners.insert(bitonic::partner(0, stage, step));
+  }
+  const auto peers = static_cast<std::int64_t>(partners.size());
+  return {.in_flight = 1, .data_peers = peers, .metadata_peers = peers};
+}
+
 void run(Comm& comm, const Params& params) {
   const int P = comm.size();
   const int p = comm.rank();
@@ -251,6 +268,7 @@ AlgorithmInfo bitonic_inplace() {
                   .max = ParamBound::unbounded()}},
       .check = check,
       .run = run,
+      .footprint = message_footprint,
   };
 }
 

@@ -30,6 +30,12 @@ AlgorithmInfo padded_alltoall() {
       .params = {},
       .check = nullptr,
       .run = run,
+      // Only the vendor collective: the engine sizes its own exchange.
+      .footprint =
+          [](const ExchangeShape&, const Params&) {
+            return MessageFootprint{
+                .in_flight = 1, .data_peers = 0, .metadata_peers = 0, .vendor_alltoall = true};
+          },
   };
 }
 

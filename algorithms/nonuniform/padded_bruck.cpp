@@ -11,6 +11,7 @@
 // with empty messages.
 #include "algorithms/bruck/bruck_rounds.hpp"
 #include "algorithms/catalog.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/nonuniform/padding.hpp"
 
 namespace a2a::catalog_entries {
@@ -37,6 +38,8 @@ AlgorithmInfo padded_bruck() {
       .params = {},
       .check = nullptr,
       .run = run,
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, false); },
   };
 }
 

@@ -5,6 +5,7 @@
 
 #include "algorithms/direct.hpp"
 #include "algorithms/errors.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
 
 namespace a2a::parlinna {
@@ -69,7 +70,7 @@ std::optional<std::string> check(const ExchangeShape& shape, const Params& param
   const int r = params.get_int("radix");
   if (P % Q != 0) {
     return "ranks_per_node=" + std::to_string(Q) + " does not divide P=" + std::to_string(P) +
-           " (ParLinNa needs full nodes)";
+           " (only full nodes are supported)";
   }
   if (Q >= 2 && r > Q) {
     return "radix=" + std::to_string(r) + " exceeds ranks_per_node=" + std::to_string(Q) +
@@ -78,16 +79,27 @@ std::optional<std::string> check(const ExchangeShape& shape, const Params& param
   return std::nullopt;
 }
 
+MessageFootprint footprint(const ExchangeShape& shape, const Params& params) {
+  const int Q = std::max(1, params.get_int("ranks_per_node"));
+  const std::int64_t intra_node = footprint::radix_peers(Q, params.get_int("radix"));
+  return {.in_flight = params.get("batch"),
+          .data_peers = intra_node + shape.ranks / Q - 1,
+          .metadata_peers = intra_node};
+}
+
 Setup Setup::of(const Comm& comm, const Params& params) {
-  ExchangeShape shape;
-  shape.ranks = comm.size();
-  shape.ranks_per_node = comm.ranks_per_node();
-  if (auto reason = check(shape, params)) throw NotApplicable(*reason);
+  return of(comm.rank(), comm.size(), params);
+}
+
+Setup Setup::of(int rank, int ranks, const Params& params) {
+  if (auto reason = check({.ranks = ranks}, params)) throw NotApplicable(*reason);
   Setup setup;
-  setup.hierarchy = Hierarchy::of(comm.rank(), comm.size(), params.get_int("ranks_per_node"));
+  setup.hierarchy = Hierarchy::of(rank, ranks, params.get_int("ranks_per_node"));
   setup.radix = params.get_int("radix");
   // A batch covers at most every inter-node message, fewer than P; larger values change nothing.
-  setup.batch = static_cast<int>(std::min<std::int64_t>(params.get("batch"), comm.size()));
+  // hierarchical_bruck, which shares phase 1, has no batch: one message per round.
+  const bool batched = params.values().count("batch") > 0;
+  setup.batch = batched ? static_cast<int>(std::min<std::int64_t>(params.get("batch"), ranks)) : 1;
   return setup;
 }
 

@@ -135,6 +135,7 @@ AlgorithmInfo parlinna_coalesced() {
       .params = parlinna::params(),
       .check = parlinna::check,
       .run = run,
+      .footprint = parlinna::footprint,
   };
 }
 

@@ -78,6 +78,7 @@ AlgorithmInfo parlinna_staggered() {
       .params = parlinna::params(),
       .check = parlinna::check,
       .run = run,
+      .footprint = parlinna::footprint,
   };
 }
 

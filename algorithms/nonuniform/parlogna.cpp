@@ -17,6 +17,7 @@
 
 #include "algorithms/catalog.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/nonuniform/parlogna_indices.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
 
@@ -79,6 +80,10 @@ AlgorithmInfo parlogna() {
                   .max = ParamBound::ranks()}},
       .check = nullptr,
       .run = run,
+      .footprint =
+          [](const ExchangeShape& shape, const Params& params) {
+            return footprint::radix_rounds(shape, params.get_int("radix"), 1, true);
+          },
   };
 }
 

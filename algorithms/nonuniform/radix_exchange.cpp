@@ -23,12 +23,8 @@ class RoundMessages {
         members_(columns.members()),
         round_(round) {}
 
-  int send_peer() const {
-    return group_.base + bruck::send_peer(group_.size, group_.local, Orientation::modified, round_);
-  }
-  int recv_peer() const {
-    return group_.base + bruck::recv_peer(group_.size, group_.local, Orientation::modified, round_);
-  }
+  int send_peer() const { return group_.rank_of(local_send_peer()); }
+  int recv_peer() const { return group_.rank_of(local_recv_peer()); }
 
   // Blocks either message carries: the round's distances times the blocks per column.
   std::int64_t blocks() const {
@@ -42,8 +38,7 @@ class RoundMessages {
     bruck::for_each_index(group_.size, round_, radix_, [&](int o) {
       const bool unmoved = !bruck::has_moved(o, round_.place);
       for_each_member(holder, o, [&](BlockId block, int m) {
-        // A block that has not moved is at its source, this rank: read the caller's send buffer.
-        visit(block, unmoved ? Place::send_block(block.dst) : columns_.in_transit(o, m));
+        visit(block, unmoved ? columns_.unmoved(block, o, m) : columns_.in_transit(o, m));
       });
     });
   }
@@ -51,7 +46,7 @@ class RoundMessages {
   // The same blocks as runs (BlockRun), for size-only backends: whole rounds of one-member columns
   // over the communicator (bruck::for_each_run), else one run per column.
   void outgoing_runs(RunSink out) const {
-    if (members_ == 1 && group_.base == 0) {
+    if (members_ == 1 && group_.base == 0 && group_.stride == 1) {
       bruck::for_each_run(group_.size, group_.local, Orientation::modified, round_, radix_,
                           BlockRun::kOwnSize, out);
       return;
@@ -65,7 +60,7 @@ class RoundMessages {
   // visit(block, place) for every block this rank receives: the same distances, held by the peer.
   template <typename Visit>
   void incoming(Visit&& visit) const {
-    const int holder = recv_peer() - group_.base;
+    const int holder = local_recv_peer();
     bruck::for_each_index(group_.size, round_, radix_, [&](int o) {
       const bool last = is_last_hop(o, round_, radix_);
       for_each_member(holder, o, [&](BlockId block, int m) {
@@ -75,6 +70,13 @@ class RoundMessages {
   }
 
  private:
+  int local_send_peer() const {
+    return bruck::send_peer(group_.size, group_.local, Orientation::modified, round_);
+  }
+  int local_recv_peer() const {
+    return bruck::recv_peer(group_.size, group_.local, Orientation::modified, round_);
+  }
+
   // The real blocks of the column at distance o held by local rank `holder` as this round starts.
   template <typename Visit>
   void for_each_member(int holder, int o, Visit&& visit) const {
@@ -95,10 +97,10 @@ void metadata_exchange(Comm& comm, const RoundMessages& round) {
   Request sent, received;
   {
     const Group launch(comm);  // a step of its own: the data step needs these sizes first
-    sent = comm.isend_sizes_counted(round.send_peer(), count, [&](BlockSink out) {
+    sent = comm.isend_sizes(round.send_peer(), count, [&](BlockSink out) {
       round.outgoing([&](BlockId block, const Place&) { out(block); });
     });
-    received = comm.irecv_sizes_counted(round.recv_peer(), count, [&](BlockSink out) {
+    received = comm.irecv_sizes(round.recv_peer(), count, [&](BlockSink out) {
       round.incoming([&](BlockId block, const Place&) { out(block); });
     });
   }

@@ -4,13 +4,14 @@
 // bruck/bruck_indices.hpp (rounds, index lists, block identities) and parlogna_indices.hpp (last
 // hops, direct blocks, the tight temporary buffer).
 //
-// The exchange runs among a group of Q ranks base..base+Q−1 (the whole communicator for parlogna;
-// the ranks of one node for ParLinNa). It moves "columns": the column at distance o on a rank
-// stands for ColumnLayout::members() real blocks (parlogna: one; ParLinNa: one per node). Each
-// round (x, z):
+// The exchange runs among a group of Q ranks (RankGroup: the whole communicator for parlogna, the
+// ranks of one node for ParLinNa, those with one local index on every node for hierarchical_bruck).
+// It moves "columns": the column at distance o on a rank stands for ColumnLayout::members() real
+// blocks (parlogna: one; ParLinNa: one per node). Each round (x, z):
 //   1. metadata — send the sizes of every block about to move to (g − z·r^x) mod Q, receive the
 //      sizes of the blocks coming from (g + z·r^x) mod Q; wait;
-//   2. data — send those blocks, read from the send buffer if they have not moved yet, else from
+//   2. data — send those blocks, read from where they start (ColumnLayout::unmoved: the send
+//      buffer, unless an earlier phase gathered them) if they have not moved yet, else from
 //      where the layout keeps blocks in transit; receive the incoming blocks into their delivery
 //      place if this was their last hop, else into the transit place; wait.
 // Only the sizes of the moving blocks travel as metadata (they are learned through the comm
@@ -32,11 +33,15 @@
 
 namespace a2a::radix {
 
-// Q ranks base..base+Q−1; this rank is base + local.
+// Q ranks base, base + stride, .., base + (Q−1)·stride; this rank is base + local·stride. Stride 1
+// is a node (ParLinNa) or the communicator (parlogna); stride Q is the ranks with one local index
+// on every node (hierarchical_bruck's inter-node phase).
 struct RankGroup {
   int base = 0;
   int size = 1;
   int local = 0;
+  int stride = 1;
+  int rank_of(int local_rank) const { return base + local_rank * stride; }
 };
 
 // What a column is and where its blocks live on this rank.
@@ -54,6 +59,11 @@ class ColumnLayout {
   virtual Place in_transit(int o, int m) const = 0;
   // Where member m (identity `block`) of the column at distance o goes when its last hop ends here.
   virtual Place delivered(BlockId block, int o, int m) const = 0;
+  // Where member m (identity `block`) of the column at distance o is before its first hop: this
+  // rank's send buffer, unless an earlier phase gathered it here from another rank.
+  virtual Place unmoved(BlockId block, int /*o*/, int /*m*/) const {
+    return Place::send_block(block.dst);
+  }
 };
 
 // Phase labels for the two halves of every round.

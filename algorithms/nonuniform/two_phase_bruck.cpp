@@ -19,6 +19,7 @@
 #include "algorithms/bruck/bruck_indices.hpp"
 #include "algorithms/catalog.hpp"
 #include "algorithms/direct.hpp"
+#include "algorithms/footprint.hpp"
 #include "algorithms/nonuniform/radix_exchange.hpp"
 
 namespace a2a::catalog_entries {
@@ -76,6 +77,8 @@ AlgorithmInfo two_phase_bruck() {
       .params = {},
       .check = nullptr,
       .run = run,
+      .footprint = [](const ExchangeShape& shape,
+                      const Params&) { return footprint::radix_rounds(shape, 2, 1, true); },
   };
 }
 

@@ -90,16 +90,19 @@ void padded_bruck(const Configuration&, const Exchange&, CostBuilder&);
 void padded_alltoall(const Configuration&, const Exchange&, CostBuilder&);
 void two_phase_bruck(const Configuration&, const Exchange&, CostBuilder&);
 void parlogna(const Configuration&, const Exchange&, CostBuilder&);
-// The two-phase radix-r exchange (radix_exchange.cpp) run by every group of `group_size`
-// consecutive ranks at once; `bytes_of_column(p, src, dst)` is the bytes of the column that
-// group-local rank `src` of rank p's group sends to group-local `dst` (the sum over its
-// `members` blocks). Shared with ParLinNa's intra-node phase.
+// The two-phase radix-r exchange (radix_exchange.cpp) run by every group of `group_size` ranks
+// `stride` apart at once (consecutive ranks when stride is 1); `bytes_of_column(p, src, dst)` is
+// the bytes of the column that group-local rank `src` of rank p's group sends to group-local `dst`
+// (the sum over its `members` blocks). Shared with ParLinNa's intra-node phase and
+// hierarchical_bruck's two phases.
 void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size, int radix,
                            int members,
-                           const std::function<Bytes(int p, int src, int dst)>& bytes_of_column);
+                           const std::function<Bytes(int p, int src, int dst)>& bytes_of_column,
+                           int stride = 1);
 // hierarchical.cpp
 void parlinna_coalesced(const Configuration&, const Exchange&, CostBuilder&);
 void parlinna_staggered(const Configuration&, const Exchange&, CostBuilder&);
+void hierarchical_bruck(const Configuration&, const Exchange&, CostBuilder&);
 // memory.cpp
 void bitonic_inplace(const Configuration&, const Exchange&, CostBuilder&);
 

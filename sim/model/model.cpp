@@ -31,6 +31,7 @@ const std::map<std::string, Model>& models() {
       {"parlogna", parlogna},
       {"parlinna_coalesced", parlinna_coalesced},
       {"parlinna_staggered", parlinna_staggered},
+      {"hierarchical_bruck", hierarchical_bruck},
       {"bitonic_inplace", bitonic_inplace},
   };
   return table;
@@ -96,10 +97,14 @@ Cost model_cost(const Configuration& config, const Workload& workload, const Mac
   return cost.cost();
 }
 
+bool has_model(const AlgorithmInfo& algorithm) {
+  return models().count(algorithm.name) > 0;
+}
+
 std::vector<std::string> modeled_algorithms() {
   std::vector<std::string> out;
   for (const AlgorithmInfo& info : catalog()) {
-    if (models().count(info.name)) out.push_back(info.name);
+    if (has_model(info)) out.push_back(info.name);
   }
   return out;
 }

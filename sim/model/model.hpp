@@ -24,6 +24,10 @@ namespace a2a::model {
 Cost model_cost(const Configuration& config, const Workload& workload, const Machine& machine,
                 const std::string& vendor = "openmpi");
 
+// Whether `algorithm` has an analytic model. One added to the catalog has none until a model is
+// written for it and listed in model.cpp; `a2a model` then says "no model" on its line.
+bool has_model(const AlgorithmInfo& algorithm);
+
 // Names of the algorithms that have a model, in catalog order.
 std::vector<std::string> modeled_algorithms();
 

@@ -68,10 +68,17 @@ int run_model(const ModelOptions& options) {
                  "overhead_seconds", "copy_seconds", "launch_seconds", "rounds", "steps"});
   for (size_t i = 0; i < prepared.planned.size(); ++i) {
     const Configuration& config = prepared.planned[i].config;
-    const model::Cost cost =
-        model::model_cost(config, *prepared.workload, machine, scenario.simulation.vendor);
     const bool has_sim = i < simulated.size();
     const double sim = has_sim ? simulated[i].predicted : 0;
+    if (!model::has_model(*config.algorithm)) {  // said on its line, never a made-up figure
+      shown.add({config.label(), "no model", has_sim ? format_seconds(sim) : "-", "-", "-", "-",
+                 "-", "-", "-", "-", "-", "-", "-"});
+      csv.add(
+          {config.label(), "", has_sim ? number(sim) : "", "", "", "", "", "", "", "", "", "", ""});
+      continue;
+    }
+    const model::Cost cost =
+        model::model_cost(config, *prepared.workload, machine, scenario.simulation.vendor);
     const bool has_ratio = has_sim && sim > 0;
     shown.add({config.label(), format_seconds(cost.total()), has_sim ? format_seconds(sim) : "-",
                has_ratio ? ratio_text(cost.total(), sim) : "-", format_seconds(cost.latency),

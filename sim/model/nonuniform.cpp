@@ -11,6 +11,7 @@
 #include "algorithms/bruck/bruck_indices.hpp"
 #include "algorithms/nonuniform/parlogna_indices.hpp"
 #include "sim/model/families.hpp"
+#include "sim/vendor_model.hpp"
 
 namespace a2a::model {
 
@@ -31,19 +32,23 @@ void padded(const Exchange& x, CostBuilder& cost, Uniform&& uniform_exchange) {
 
 }  // namespace
 
-// The rounds of radix_exchange.cpp. Per round: a metadata step (the sizes of the moving blocks,
-// 8 bytes each) and a data step, each one group with one send and one receive per rank:
+// The rounds of radix_exchange.cpp, run by every group at once: groups of Q = group_size ranks
+// `stride` apart (radix::RankGroup), consecutive ranks when stride is 1. Per round: a metadata step
+// (the sizes of the moving blocks, 8 bytes each) and a data step, each one group with one send and
+// one receive per rank:
 //   T_round = 2·L + 2·α + 4·o + m·members·8·β + D·β      (o = 0: no overlap of the two steps)
 // with D the most bytes a rank sends in the round.
 void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size, int radix,
                            int members,
-                           const std::function<Bytes(int p, int src, int dst)>& bytes_of_column) {
+                           const std::function<Bytes(int p, int src, int dst)>& bytes_of_column,
+                           int stride) {
   if (group_size <= 1) return;
   const int P = x.ranks();
   const int Q = group_size;
+  const auto local = [&](int p) { return p / stride % Q; };  // p's index in its group
   auto peer = [&](int p, const bruck::Round& round) {
-    const int base = p - p % Q;
-    return base + bruck::send_peer(Q, p % Q, bruck::Orientation::modified, round);
+    const int base = p - local(p) * stride;
+    return base + bruck::send_peer(Q, local(p), bruck::Orientation::modified, round) * stride;
   };
   bruck::for_each_round(Q, radix, [&](const bruck::Round& round) {
     const Bytes sizes = bruck::blocks_in_round(Q, round, radix) * members * kSizeBytes;
@@ -58,7 +63,7 @@ void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size,
       for (int p = 0; p < P; ++p) {
         Bytes bytes = 0;
         bruck::for_each_index(Q, round, radix, [&](int o) {
-          const BlockId column = bruck::modified_block(Q, p % Q, o, round.place);
+          const BlockId column = bruck::modified_block(Q, local(p), o, round.place);
           bytes += bytes_of_column(p, column.src, column.dst);
         });
         emit(p, peer(p, round), bytes);
@@ -82,10 +87,9 @@ void padded_bruck(const Configuration&, const Exchange& x, CostBuilder& cost) {
 //   T = A + c·(S + R − n_self + N) + Σ_{⌈(P−1)/32⌉ batches} (α + max(64·o + N·β, 33·o +
 //   32·N·β_nic))
 void padded_alltoall(const Configuration&, const Exchange& x, CostBuilder& cost) {
-  constexpr int kVendorThrottle = 32;
   padded(x, cost, [&](Bytes N) {
     cost.copy(N);
-    direct_batches(x, cost, {.batch = kVendorThrottle, .grouped = false},
+    direct_batches(x, cost, {.batch = sim::kVendorAlltoallThrottle, .grouped = false},
                    [N](int, int) { return N; });
   });
 }

@@ -47,7 +47,7 @@ Segments RunLog::take(int src, int dst, std::int64_t sequence) {
 
 RecordingComm::RecordingComm(Comm& inner, RunLog& log, const ExchangeLayout& layout,
                              double (*clock)(), const Configuration* vendor)
-    : inner_(inner),
+    : ForwardingComm(inner),
       log_(log),
       layout_(layout),
       clock_(clock),
@@ -173,7 +173,7 @@ Request RecordingComm::isend(int peer, Pieces pieces) {
   communicating();
   std::vector<Piece> list;
   pieces([&](const Piece& piece) { list.push_back(piece); });
-  const Request request = inner_.isend(peer, [&](PieceSink out) {
+  const Request request = inner().isend(peer, [&](PieceSink out) {
     for (const Piece& piece : list)
       out(piece);
   });
@@ -192,7 +192,7 @@ Request RecordingComm::irecv(int peer, Pieces pieces) {
   communicating();
   PendingReceive receive;
   pieces([&](const Piece& piece) { receive.pieces.push_back(piece); });
-  const Request request = inner_.irecv(peer, [&](PieceSink out) {
+  const Request request = inner().irecv(peer, [&](PieceSink out) {
     for (const Piece& piece : receive.pieces)
       out(piece);
   });
@@ -203,27 +203,27 @@ Request RecordingComm::irecv(int peer, Pieces pieces) {
   return posted(request);
 }
 
-Request RecordingComm::isend_sizes(int peer, BlockList blocks) {
+Request RecordingComm::isend_sizes(int peer, std::int64_t count, BlockList blocks) {
   communicating();
   std::vector<BlockId> list;
-  blocks([&](BlockId block) { list.push_back(block); });
-  const Request request = inner_.isend_sizes(peer, [&](BlockSink out) {
+  list_counted(count, blocks, [&](BlockId block) { list.push_back(block); });
+  const Request request = inner().isend_sizes(peer, count, [&](BlockSink out) {
     for (BlockId block : list)
       out(block);
   });
-  const auto count = static_cast<int>(list.size());
-  log_message({Message::Kind::sizes, rank_, peer, count * kValueBytes, count});
+  const auto blocks_listed = static_cast<int>(count);
+  log_message({Message::Kind::sizes, rank_, peer, blocks_listed * kValueBytes, blocks_listed});
   return posted(request);
 }
 
-Request RecordingComm::irecv_sizes(int peer, BlockList blocks) {
+Request RecordingComm::irecv_sizes(int peer, std::int64_t count, BlockList blocks) {
   communicating();
-  return posted(inner_.irecv_sizes(peer, blocks));
+  return posted(inner().irecv_sizes(peer, count, blocks));
 }
 
 Request RecordingComm::isend_values(int peer, std::span<const std::int64_t> values) {
   communicating();
-  const Request request = inner_.isend_values(peer, values);
+  const Request request = inner().isend_values(peer, values);
   const auto count = static_cast<int>(values.size());
   log_message({Message::Kind::values, rank_, peer, count * kValueBytes, count});
   return posted(request);
@@ -231,7 +231,7 @@ Request RecordingComm::isend_values(int peer, std::span<const std::int64_t> valu
 
 Request RecordingComm::irecv_values(int peer, std::span<std::int64_t> out) {
   communicating();
-  return posted(inner_.irecv_values(peer, out));
+  return posted(inner().irecv_values(peer, out));
 }
 
 void RecordingComm::settle(const PendingReceive& receive) {
@@ -253,7 +253,7 @@ void RecordingComm::settle(const PendingReceive& receive) {
 
 void RecordingComm::wait(Request request) {
   communicating();
-  inner_.wait(request);
+  inner().wait(request);
   outstanding_.erase(request.id);
   auto it = receives_.find(request.id);
   if (it == receives_.end()) return;
@@ -264,7 +264,7 @@ void RecordingComm::wait(Request request) {
 
 void RecordingComm::wait_all() {
   communicating();
-  inner_.wait_all();
+  inner().wait_all();
   outstanding_.clear();
   std::vector<PendingReceive> done;
   for (auto& [id, receive] : receives_)
@@ -280,7 +280,7 @@ void RecordingComm::copy(Moves moves) {
   local();
   std::vector<Move> list;
   moves([&](const Move& move) { list.push_back(move); });
-  inner_.copy([&](MoveSink out) {
+  inner().copy([&](MoveSink out) {
     for (const Move& move : list)
       out(move);
   });
@@ -290,14 +290,14 @@ void RecordingComm::copy(Moves moves) {
 }
 
 int RecordingComm::alloc_temp(Bytes bytes) {
-  const int id = inner_.alloc_temp(bytes);
+  const int id = inner().alloc_temp(bytes);
   temps_[id] = BufferContents(bytes);
   log_op({Op::Kind::alloc, rank_, Buffer::temp, id, 0, bytes, {}});
   return id;
 }
 
 void RecordingComm::free_temp(int buffer) {
-  inner_.free_temp(buffer);
+  inner().free_temp(buffer);
   if (temps_.erase(buffer) > 0) log_op({Op::Kind::free, rank_, Buffer::temp, buffer, 0, 0, {}});
 }
 
@@ -310,7 +310,7 @@ Bytes RecordingComm::allreduce_max(Bytes value) {
   event.time = clock_();
   event.phase = phase_;
   log_.events(rank_).push_back(std::move(event));
-  return inner_.allreduce_max(value);
+  return inner().allreduce_max(value);
 }
 
 void RecordingComm::vendor_alltoallv() {
@@ -324,13 +324,13 @@ void RecordingComm::vendor_alltoall(int send_temp, int recv_temp, Bytes block) {
 
 void RecordingComm::set_phase(const char* label) {
   phase_ = label;
-  inner_.set_phase(label);
+  inner().set_phase(label);
 }
 
 void RecordingComm::next_round() {
   ++round_;
   sub_ = 0;
-  inner_.next_round();
+  inner().next_round();
 }
 
 }  // namespace a2a::sim::recorder

@@ -16,6 +16,7 @@
 
 #include "algorithms/comm.hpp"
 #include "algorithms/exchange.hpp"
+#include "algorithms/forwarding_comm.hpp"
 #include "algorithms/registry.hpp"
 #include "sim/recorder/recording.hpp"
 
@@ -52,7 +53,7 @@ class RunLog {
   std::map<std::tuple<int, int, std::int64_t>, Segments> in_flight_;
 };
 
-class RecordingComm final : public Comm {
+class RecordingComm final : public ForwardingComm {
  public:
   // `layout` is this rank's exchange (as the inner backend has it); `clock` the simulated time;
   // `vendor` what vendor_alltoallv runs (the inner backend's choice, run through this decorator so
@@ -61,16 +62,11 @@ class RecordingComm final : public Comm {
                 const Configuration* vendor);
 
   int rank() const override { return rank_; }
-  int size() const override { return inner_.size(); }
-  int ranks_per_node() const override { return inner_.ranks_per_node(); }
-  Bytes block_bytes(BlockId block) const override { return inner_.block_bytes(block); }
-  Bytes max_send_block_bytes() const override { return inner_.max_send_block_bytes(); }
-  std::optional<Bytes> uniform_block_bytes() const override { return inner_.uniform_block_bytes(); }
 
   Request isend(int peer, Pieces pieces) override;
   Request irecv(int peer, Pieces pieces) override;
-  Request isend_sizes(int peer, BlockList blocks) override;
-  Request irecv_sizes(int peer, BlockList blocks) override;
+  Request isend_sizes(int peer, std::int64_t count, BlockList blocks) override;
+  Request irecv_sizes(int peer, std::int64_t count, BlockList blocks) override;
   Request isend_values(int peer, std::span<const std::int64_t> values) override;
   Request irecv_values(int peer, std::span<std::int64_t> out) override;
   void wait(Request request) override;
@@ -84,8 +80,6 @@ class RecordingComm final : public Comm {
   void vendor_alltoallv() override;
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
 
-  void group_begin() override { inner_.group_begin(); }
-  void group_end() override { inner_.group_end(); }
   void set_phase(const char* label) override;
   void next_round() override;
 
@@ -119,7 +113,6 @@ class RecordingComm final : public Comm {
   Request posted(Request request);
   void settle(const PendingReceive& receive);
 
-  Comm& inner_;
   RunLog& log_;
   const ExchangeLayout& layout_;
   double (*clock_)();

@@ -40,7 +40,7 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
                   std::to_string(messages) + " messages in flight x " + human_bytes(kPerMessage) +
                   " + " + std::to_string(node_pairs) + " routes x " + human_bytes(kPerNodePair) +
-                  " + base " + human_bytes(kBase);
+                  " + base " + human_bytes(kBase) + undeclared_footprints(run.planned);
   return estimate;
 }
 

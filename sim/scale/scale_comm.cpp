@@ -205,34 +205,18 @@ Request ScaleComm::irecv(int peer, Pieces pieces) {
   return post(message(true, Kind::data, peer, expected));
 }
 
-Request ScaleComm::isend_sizes(int peer, BlockList blocks) {
-  Bytes count = 0;
-  blocks([&](BlockId) { ++count; });
+// The count is all a sizes message needs: the list is enumerated only to check it, under
+// simulation.check_sizes.
+Request ScaleComm::isend_sizes(int peer, std::int64_t count, BlockList blocks) {
+  if (run_.check_sizes) list_counted(count, blocks, [](BlockId) {});
   ++record_.stats.meta_messages;
   record_.stats.meta_bytes += count * kValueBytes;
   return post(message(false, Kind::sizes, peer, count));
 }
 
-Request ScaleComm::irecv_sizes(int peer, BlockList blocks) {
-  Bytes expected = -1;
-  if (run_.check_sizes) {
-    expected = 0;
-    blocks([&](BlockId) { ++expected; });
-  }
-  return post(message(true, Kind::sizes, peer, expected));
-}
-
-// Without size checks the count is all a sizes message needs: no enumeration.
-Request ScaleComm::isend_sizes_counted(int peer, std::int64_t count, BlockList blocks) {
-  if (run_.check_sizes) return Comm::isend_sizes_counted(peer, count, blocks);
-  ++record_.stats.meta_messages;
-  record_.stats.meta_bytes += count * kValueBytes;
-  return post(message(false, Kind::sizes, peer, count));
-}
-
-Request ScaleComm::irecv_sizes_counted(int peer, std::int64_t count, BlockList blocks) {
-  if (run_.check_sizes) return Comm::irecv_sizes_counted(peer, count, blocks);
-  return post(message(true, Kind::sizes, peer, -1));
+Request ScaleComm::irecv_sizes(int peer, std::int64_t count, BlockList blocks) {
+  if (run_.check_sizes) list_counted(count, blocks, [](BlockId) {});
+  return post(message(true, Kind::sizes, peer, run_.check_sizes ? count : -1));
 }
 
 Request ScaleComm::isend_values(int peer, std::span<const std::int64_t> values) {

@@ -415,7 +415,7 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   run.ranks = P;
   run.trace_ranks = options_.trace_ranks;
   run.check_sizes = options_.check_sizes;
-  if (config.algorithm->name == "vendor") {
+  if (config.algorithm->family == Family::vendor) {
     run.vendor_alltoallv = vendor_choice(options_.vendor, P, platform_.ranks_per_node);
   }
   run.states.resize(static_cast<size_t>(P));

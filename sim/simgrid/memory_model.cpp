@@ -24,10 +24,6 @@ constexpr std::int64_t kPerHost = 2 * KiB;    // a host of a node that runs rank
 constexpr int kPayloadCopies = 5;  // send, receive, expected, temporaries, messages in transit
 constexpr int kSampledRows = 256;  // payload bytes: rows of the P x P matrix summed, scaled up
 
-bool has(const Configuration& config, const char* name) {
-  return config.params.values().count(name) > 0;
-}
-
 // Links and routers SimGrid creates for the platform, and hosts for the nodes the run uses
 // (platforms/simgrid/builder.cpp).
 std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
@@ -75,48 +71,49 @@ std::int64_t payload_bytes(const Workload& workload) {
 
 }  // namespace
 
-std::int64_t messages_in_flight(const Configuration& config, int ranks, int ranks_per_node,
-                                const std::string& vendor) {
+MessageFootprint message_footprint(const Configuration& config, int ranks, int ranks_per_node,
+                                   const std::string& vendor) {
   const AlgorithmInfo& info = *config.algorithm;
   if (info.family == Family::vendor) {
-    return messages_in_flight(vendor_choice(vendor, ranks, ranks_per_node), ranks, ranks_per_node,
-                              vendor);
+    return message_footprint(vendor_choice(vendor, ranks, ranks_per_node), ranks, ranks_per_node,
+                             vendor);
   }
-  std::int64_t most = 1;
-  // Only the Bruck rounds (bruck_rounds.hpp) post every digit value of a round at once; the
-  // two-phase radix exchange (parlogna, ParLinNa's intra-node phase) sends one message per round.
-  const bool two_phase_rounds = info.name == "parlogna" || info.family == Family::hierarchical;
-  if (has(config, "radix") && !two_phase_rounds) {
-    most = std::max(most, config.params.get("radix") - 1);
+  const std::int64_t others = std::max(0, ranks - 1);
+  MessageFootprint out{.in_flight = others, .data_peers = others, .metadata_peers = others};
+  if (info.footprint) {
+    const ExchangeShape shape{.ranks = ranks, .ranks_per_node = ranks_per_node};
+    out = info.footprint(shape, config.params);
   }
-  if (has(config, "batch")) most = std::max(most, config.params.get("batch"));
-  const bool pairwise = info.name.find("pairwise") != std::string::npos;
-  if (info.family == Family::linear && !has(config, "batch") && !pairwise) most = ranks - 1;
-  if (info.name == "padded_alltoall") most = 32;  // linear_vendor_alltoall's throttle
-  return std::clamp<std::int64_t>(most, 1, std::max(1, ranks - 1));
+  if (out.vendor_alltoall) {  // the engine's own exchange (linear_vendor_alltoall)
+    out.in_flight = std::max<std::int64_t>(out.in_flight, kVendorAlltoallThrottle);
+    out.data_peers = others;
+  }
+  out.in_flight = std::clamp<std::int64_t>(out.in_flight, 1, std::max<std::int64_t>(1, others));
+  out.data_peers = std::clamp<std::int64_t>(out.data_peers, 0, others);
+  out.metadata_peers = std::clamp<std::int64_t>(out.metadata_peers, 0, others);
+  return out;
+}
+
+std::int64_t messages_in_flight(const Configuration& config, int ranks, int ranks_per_node,
+                                const std::string& vendor) {
+  return message_footprint(config, ranks, ranks_per_node, vendor).in_flight;
 }
 
 std::int64_t distinct_peers(const Configuration& config, int ranks, int ranks_per_node,
                             const std::string& vendor) {
-  const AlgorithmInfo& info = *config.algorithm;
-  if (info.family == Family::vendor) {
-    return distinct_peers(vendor_choice(vendor, ranks, ranks_per_node), ranks, ranks_per_node,
-                          vendor);
+  return message_footprint(config, ranks, ranks_per_node, vendor).data_peers;
+}
+
+std::string undeclared_footprints(const std::vector<Planned>& planned) {
+  std::string names;
+  for (const Planned& item : planned) {
+    const AlgorithmInfo& info = *item.config.algorithm;
+    if (info.family == Family::vendor || info.footprint) continue;
+    if (names.find(info.name) != std::string::npos) continue;
+    names += (names.empty() ? "" : ", ") + info.name;
   }
-  const auto rounds = [](std::int64_t radix, std::int64_t n) {  // ceil(log_radix n)
-    std::int64_t count = 0;
-    for (std::int64_t reach = 1; reach < n; reach *= radix)
-      ++count;
-    return count;
-  };
-  const std::int64_t radix = has(config, "radix") ? config.params.get("radix") : 2;
-  std::int64_t peers = (radix - 1) * rounds(radix, ranks);
-  if (has(config, "ranks_per_node")) {  // hierarchical: radix rounds in a node, then every node
-    const std::int64_t q = std::max<std::int64_t>(1, config.params.get("ranks_per_node"));
-    peers = (radix - 1) * rounds(radix, q) + ranks / q - 1;
-  }
-  if (info.family == Family::linear || info.name == "padded_alltoall") peers = ranks - 1;
-  return std::clamp<std::int64_t>(peers, 0, std::max(0, ranks - 1));
+  if (names.empty()) return "";
+  return "; no message footprint declared by " + names + ": P - 1 messages and peers assumed";
 }
 
 MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
@@ -129,16 +126,15 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
                                  : std::int64_t{run.platform.node_count()};
   // Messages in flight: the largest configuration's. Mailboxes, one per (sender, receiver, kind),
   // are kept for the whole process: configurations that talk to other peers add theirs, up to
-  // P − 1 per kind (data, and metadata for the two-phase families).
+  // P − 1 per kind (data, and metadata: sizes and values).
   std::int64_t in_flight = 1;
   double data_peers = 0, meta_peers = 0;
   for (const Planned& item : run.planned) {
     const std::string& vendor = run.options.vendor;
-    in_flight = std::max(in_flight, messages_in_flight(item.config, run.ranks, rpn, vendor));
-    const double peers = static_cast<double>(distinct_peers(item.config, run.ranks, rpn, vendor));
-    const Family family = item.config.algorithm->family;
-    data_peers += peers;
-    if (family == Family::logarithmic || family == Family::hierarchical) meta_peers += peers;
+    const MessageFootprint footprint = message_footprint(item.config, run.ranks, rpn, vendor);
+    in_flight = std::max(in_flight, footprint.in_flight);
+    data_peers += static_cast<double>(footprint.data_peers);
+    meta_peers += static_cast<double>(footprint.metadata_peers);
   }
   const double mailboxes = std::min(data_peers, P - 1) + std::min(meta_peers, P - 1);
   const double ranks = P * kPerRank + P * P * kPerRankSquared;
@@ -157,7 +153,8 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   estimate.what = std::to_string(run.ranks) + " ranks " + human_bytes(bytes(ranks)) +
                   ", messages (" + std::to_string(in_flight) + " in flight per rank) " +
                   human_bytes(bytes(messages)) + ", platform " + human_bytes(bytes(platform)) +
-                  (run.options.payload ? ", payload " + human_bytes(bytes(payload)) : "");
+                  (run.options.payload ? ", payload " + human_bytes(bytes(payload)) : "") +
+                  undeclared_footprints(run.planned);
   return estimate;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "sim/resource_guard.hpp"
@@ -14,18 +15,19 @@ namespace a2a::sim {
 
 MemoryEstimate estimate_simgrid_memory(const RunShape& run);
 
-// Upper bound of the messages one rank of `config` has posted and not yet completed at any time:
-// P − 1 for linear exchanges that post everything at once (spread_out, ompi_linear), the batch of
-// batched ones, radix − 1 for Bruck radix rounds, 1 for pairwise exchanges, radix-2 rounds and the
-// two-phase radix exchange (one message per round); `vendor` as the modeled MPI's choice
-// (sim/vendor_model.hpp).
+// One rank's messages under `config` as the algorithm declares them (AlgorithmInfo::footprint),
+// clamped to P − 1; `vendor` as the modeled MPI's choice (sim/vendor_model.hpp); a Comm::
+// vendor_alltoall call adds the engine's linear exchange (32 in flight, every peer). An algorithm
+// that declares nothing gets P − 1 of everything: an estimate too high, never one too low.
+MessageFootprint message_footprint(const Configuration& config, int ranks, int ranks_per_node,
+                                   const std::string& vendor);
+// Its messages posted and not yet completed at any time, and its distinct data peers.
 std::int64_t messages_in_flight(const Configuration& config, int ranks, int ranks_per_node,
                                 const std::string& vendor);
-
-// Upper bound of the peers one rank of `config` exchanges messages with over the whole run (each
-// pair keeps a SimGrid mailbox): P − 1 for linear exchanges, (r − 1)·ceil(log_r P) for radix
-// rounds, the radix rounds inside a node plus one peer per other node for hierarchical ones.
 std::int64_t distinct_peers(const Configuration& config, int ranks, int ranks_per_node,
                             const std::string& vendor);
+// "; no message footprint declared by x, y: ..." for the estimate's text, or "" when every planned
+// configuration declares one.
+std::string undeclared_footprints(const std::vector<Planned>& planned);
 
 }  // namespace a2a::sim

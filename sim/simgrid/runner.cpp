@@ -36,7 +36,7 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
   world.payload = options_.payload;
   world.trace_ranks = options_.trace_ranks;
   world.records.resize(P);
-  if (config.algorithm->name == "vendor") {
+  if (config.algorithm->family == Family::vendor) {
     world.vendor_alltoallv = vendor_choice(options_.vendor, P, platform_.ranks_per_node);
   }
   if (options_.payload) {

@@ -156,19 +156,20 @@ Request SimComm::irecv(int peer, Pieces pieces) {
   return post_receive(peer, Kind::data, std::move(slot));
 }
 
-Request SimComm::isend_sizes(int peer, BlockList blocks) {
+Request SimComm::isend_sizes(int peer, std::int64_t count, BlockList blocks) {
   auto message = std::make_unique<SimMessage>();
   // Size-only mode sends placeholders: the receiver answers sizes from the workload, but the
   // message must still have one 8-byte value per block to cost what it costs on MPI.
-  blocks([&](BlockId block) { message->values.push_back(sizes_ ? sizes_->get(block) : 0); });
+  list_counted(count, blocks,
+               [&](BlockId block) { message->values.push_back(sizes_ ? sizes_->get(block) : 0); });
   ++record_.stats.meta_messages;
   record_.stats.meta_bytes += static_cast<Bytes>(message->values.size()) * kValueBytes;
   return post_send(peer, Kind::sizes, std::move(message));
 }
 
-Request SimComm::irecv_sizes(int peer, BlockList blocks) {
+Request SimComm::irecv_sizes(int peer, std::int64_t count, BlockList blocks) {
   Slot slot;
-  blocks([&](BlockId block) {
+  list_counted(count, blocks, [&](BlockId block) {
     ++slot.expected;
     if (sizes_) slot.blocks.push_back(block);
   });

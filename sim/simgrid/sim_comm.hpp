@@ -50,8 +50,8 @@ class SimComm final : public Comm {
 
   Request isend(int peer, Pieces pieces) override;
   Request irecv(int peer, Pieces pieces) override;
-  Request isend_sizes(int peer, BlockList blocks) override;
-  Request irecv_sizes(int peer, BlockList blocks) override;
+  Request isend_sizes(int peer, std::int64_t count, BlockList blocks) override;
+  Request irecv_sizes(int peer, std::int64_t count, BlockList blocks) override;
   Request isend_values(int peer, std::span<const std::int64_t> values) override;
   Request irecv_values(int peer, std::span<std::int64_t> out) override;
   void wait(Request request) override;

@@ -10,12 +10,11 @@
 #include <charconv>
 #include <climits>
 #include <cstdlib>
-#include <optional>
-#include <span>
 #include <string>
 
 #include "algorithms/comm.hpp"
 #include "algorithms/errors.hpp"
+#include "algorithms/forwarding_comm.hpp"
 #include "mpi/harness.hpp"
 
 namespace a2a::mpi {
@@ -64,66 +63,22 @@ bool drops_send(int rank) {
 }
 
 // A Comm decorator that forwards every call to the MPI backend, except the data message
-// drop_send drops: that send is never posted, and waiting for it returns at once.
-class FaultyComm final : public Comm {
+// drop_send drops: that send is never posted, and waiting for it returns at once. Sends described
+// as runs reach isend too (ForwardingComm keeps Comm's isend_runs), so they are dropped alike.
+class FaultyComm final : public ForwardingComm {
  public:
-  explicit FaultyComm(Comm& inner) : inner_(inner) {}
+  using ForwardingComm::ForwardingComm;
 
-  int rank() const override { return inner_.rank(); }
-  int size() const override { return inner_.size(); }
-  int ranks_per_node() const override { return inner_.ranks_per_node(); }
-  Bytes block_bytes(BlockId block) const override { return inner_.block_bytes(block); }
-  Bytes max_send_block_bytes() const override { return inner_.max_send_block_bytes(); }
-  std::optional<Bytes> uniform_block_bytes() const override { return inner_.uniform_block_bytes(); }
-
-  // isend_runs and copy_runs keep Comm's defaults, which call isend and copy below (as the MPI
-  // backend's own do), so a run-described send is dropped like any other.
   Request isend(int peer, Pieces pieces) override {
     if (drops_send(rank())) return {kDropped};
-    return inner_.isend(peer, pieces);
-  }
-  Request irecv(int peer, Pieces pieces) override { return inner_.irecv(peer, pieces); }
-  Request isend_sizes(int peer, BlockList blocks) override {
-    return inner_.isend_sizes(peer, blocks);
-  }
-  Request irecv_sizes(int peer, BlockList blocks) override {
-    return inner_.irecv_sizes(peer, blocks);
-  }
-  Request isend_sizes_counted(int peer, std::int64_t count, BlockList blocks) override {
-    return inner_.isend_sizes_counted(peer, count, blocks);
-  }
-  Request irecv_sizes_counted(int peer, std::int64_t count, BlockList blocks) override {
-    return inner_.irecv_sizes_counted(peer, count, blocks);
-  }
-  Request isend_values(int peer, std::span<const std::int64_t> values) override {
-    return inner_.isend_values(peer, values);
-  }
-  Request irecv_values(int peer, std::span<std::int64_t> out) override {
-    return inner_.irecv_values(peer, out);
+    return ForwardingComm::isend(peer, pieces);
   }
   void wait(Request request) override {
-    if (request.id != kDropped) inner_.wait(request);
+    if (request.id != kDropped) ForwardingComm::wait(request);
   }
-  void wait_all() override { inner_.wait_all(); }
-
-  void copy(Moves moves) override { inner_.copy(moves); }
-  int alloc_temp(Bytes bytes) override { return inner_.alloc_temp(bytes); }
-  void free_temp(int buffer) override { inner_.free_temp(buffer); }
-
-  Bytes allreduce_max(Bytes value) override { return inner_.allreduce_max(value); }
-  void vendor_alltoallv() override { inner_.vendor_alltoallv(); }
-  void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override {
-    inner_.vendor_alltoall(send_temp, recv_temp, block);
-  }
-
-  void group_begin() override { inner_.group_begin(); }
-  void group_end() override { inner_.group_end(); }
-  void set_phase(const char* label) override { inner_.set_phase(label); }
-  void next_round() override { inner_.next_round(); }
 
  private:
   static constexpr int kDropped = INT_MIN;  // never an id of the MPI backend's (slot indices)
-  Comm& inner_;
 };
 
 class FaultHooks final : public RunHooks {

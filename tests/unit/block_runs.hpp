@@ -1,7 +1,9 @@
-// Test helper: a BlockRun (algorithms/comm.hpp) expanded block by block, stepping modulo P.
+// Test helpers: a BlockRun (algorithms/comm.hpp) expanded block by block, stepping modulo P; sets
+// of block identities.
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "algorithms/comm.hpp"
@@ -15,5 +17,13 @@ inline void expand(int P, const BlockRun& run, std::vector<BlockId>& out) {
     block = {(block.src + run.src_step) % P, (block.dst + run.dst_step) % P};
   }
 }
+
+// Blocks by source, then destination: for std::set.
+struct BlockOrder {
+  bool operator()(BlockId a, BlockId b) const {
+    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+  }
+};
+using BlockSet = std::set<BlockId, BlockOrder>;
 
 }  // namespace a2a::test

@@ -56,8 +56,8 @@ class TotalsComm final : public Comm {
 
   Request isend(int, Pieces) override { return unexpected(); }
   Request irecv(int, Pieces) override { return unexpected(); }
-  Request isend_sizes(int, BlockList) override { return unexpected(); }
-  Request irecv_sizes(int, BlockList) override { return unexpected(); }
+  Request isend_sizes(int, std::int64_t, BlockList) override { return unexpected(); }
+  Request irecv_sizes(int, std::int64_t, BlockList) override { return unexpected(); }
   Request isend_values(int, std::span<const std::int64_t>) override { return unexpected(); }
   Request irecv_values(int, std::span<std::int64_t>) override { return unexpected(); }
   void wait(Request) override { unexpected(); }

@@ -26,12 +26,7 @@ namespace {
 
 constexpr int kMaxRanks = 40;
 
-struct BlockOrder {
-  bool operator()(BlockId a, BlockId b) const {
-    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
-  }
-};
-using BlockSet = std::set<BlockId, BlockOrder>;
+using test::BlockSet;
 
 std::vector<int> node_sizes(int P) {
   std::set<int> out;

@@ -14,7 +14,8 @@ TEST_CASE("the catalog holds every algorithm of docs/algorithms.md exactly once,
       "bruck_basic",         "bruck_modified",     "bruck_zero_copy",
       "bruck_zero_rotation", "bruck_radix",        "padded_alltoall",
       "padded_bruck",        "two_phase_bruck",    "parlogna",
-      "parlinna_coalesced",  "parlinna_staggered", "bitonic_inplace"};
+      "parlinna_coalesced",  "parlinna_staggered", "hierarchical_bruck",
+      "bitonic_inplace"};
   std::set<std::string> names;
   for (const auto& info : catalog()) {
     CAPTURE(info.name);

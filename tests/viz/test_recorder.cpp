@@ -1,16 +1,19 @@
 // The recording backend (sim/recorder/): its memory model, and every catalog algorithm recorded at
 // a few P on uniform and non-uniform workloads, whose replayed final state must have every block at
 // its destination (the same check the viewer's page makes in the browser,
-// tests/viz/browser_test.py).
+// tests/viz/browser_test.py), and whose ranks talk to no more peers than the algorithm declares
+// for the memory guards (AlgorithmInfo::footprint).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
+#include "sim/simgrid/memory_model.hpp"
 #include "sim/viz/viewer_page.hpp"
 #include "workloads/plan.hpp"
 
@@ -45,6 +48,25 @@ Bytes sent_bytes(const Recording& recording) {
   return total;
 }
 
+// The most distinct ranks one rank sent data messages to, and metadata (sizes, values) messages.
+MessageFootprint peers_used(const Recording& recording) {
+  const auto ranks = static_cast<size_t>(recording.ranks);
+  std::vector<std::set<int>> data(ranks), metadata(ranks);
+  for (const Step& step : recording.steps) {
+    for (const Message& m : step.messages) {
+      if (m.src == m.dst) continue;
+      auto& peers = m.kind == Message::Kind::data ? data : metadata;
+      peers[static_cast<size_t>(m.src)].insert(m.dst);
+    }
+  }
+  MessageFootprint most;
+  for (size_t p = 0; p < ranks; ++p) {
+    most.data_peers = std::max<std::int64_t>(most.data_peers, std::ssize(data[p]));
+    most.metadata_peers = std::max<std::int64_t>(most.metadata_peers, std::ssize(metadata[p]));
+  }
+  return most;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -70,7 +92,8 @@ TEST_CASE("every catalog algorithm, recorded, ends with every block at its desti
       Selection selection{{"all"}, {}};
       std::vector<Planned> planned = plan(selection, *workload, rpn);
       for (const char* extra : {"parlogna:radix=3", "bruck_radix:radix=3",
-                                "parlinna_coalesced:ranks_per_node=2,radix=3,batch=1"}) {
+                                "parlinna_coalesced:ranks_per_node=2,radix=3,batch=1",
+                                "hierarchical_bruck:ranks_per_node=2,radix=2,node_radix=3"}) {
         if (P < 3) continue;  // radix 3 needs P >= 3
         Configuration config = configure(extra, P, rpn);
         const auto shape = shape_of(*workload, rpn, LayoutStyle::gaps);
@@ -88,6 +111,12 @@ TEST_CASE("every catalog algorithm, recorded, ends with every block at its desti
         // What was sent is what landed, byte for byte in count.
         CHECK(sent_bytes(recording) == received_bytes(recording));
         CHECK(recording.steps.front().ops.empty());
+        // The memory guards size mailboxes from the declared peers: never fewer than are used.
+        const MessageFootprint declared =
+            sim::message_footprint(item.config, P, rpn, "openmpi");  // the recorder's vendor
+        const MessageFootprint used = peers_used(recording);
+        CHECK(used.data_peers <= declared.data_peers);
+        CHECK(used.metadata_peers <= declared.metadata_peers);
       }
     }
   }

@@ -97,6 +97,8 @@ std::vector<Planned> configurations(const Workload& workload) {
     selections.push_back({{"bruck_radix", "parlogna"}, {{"radix", "3"}}});
     selections.push_back(
         {{"parlinna_coalesced", "parlinna_staggered"}, {{"batch", "1,3"}, {"radix", "2"}}});
+    selections.push_back(
+        {{"hierarchical_bruck"}, {{"ranks_per_node", "1,2"}, {"node_radix", "3"}}});
   }
   std::vector<Planned> out;
   for (const Selection& selection : selections) {
