@@ -16,6 +16,7 @@
 
 #include "algorithms/errors.hpp"
 #include "platforms/units.hpp"
+#include "platforms/yaml_document.hpp"
 
 namespace a2a {
 
@@ -361,7 +362,7 @@ PlatformSpec parse_platform(const std::string& yaml_text, const std::string& ori
   const Source source(origin);
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    root = parse_single_document(yaml_text, origin);
   } catch (const YAML::ParserException& e) {
     throw InputError(source.where(e.mark) + "YAML syntax error: " + e.msg);
   }

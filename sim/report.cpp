@@ -104,7 +104,7 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
         {"check", r.check},
     });
   }
-  write_file_atomically(path, doc.dump(2) + "\n");
+  write_output(path, doc.dump(2) + "\n");
 }
 
 std::string csv_number(double value) {
@@ -181,8 +181,8 @@ void write_trace(const std::string& path, const std::vector<SimResult>& results)
       }
     }
   }
-  write_file_atomically(
-      path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
+  write_output(path,
+               nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
 }
 
 }  // namespace a2a::sim

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
@@ -12,6 +14,64 @@
 namespace a2a::sim {
 
 namespace {
+
+volatile std::sig_atomic_t interrupt_requested = 0;
+
+extern "C" void request_interrupt(int) {
+  interrupt_requested = 1;
+}
+
+// Catches SIGINT while it lives (the previous handler, SimGrid's, comes back after): the first
+// Ctrl-C asks to stop after the configuration in flight, a second one (SA_RESETHAND: the default
+// action again) ends the process at once.
+class InterruptCatcher {
+ public:
+  InterruptCatcher() {
+    interrupt_requested = 0;
+    struct sigaction action {};
+    action.sa_handler = request_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, &previous_);
+  }
+  ~InterruptCatcher() { sigaction(SIGINT, &previous_, nullptr); }
+  InterruptCatcher(const InterruptCatcher&) = delete;
+  InterruptCatcher& operator=(const InterruptCatcher&) = delete;
+  bool caught() const { return interrupt_requested != 0; }
+
+ private:
+  struct sigaction previous_ {};
+};
+
+// Progress on stderr: on a terminal one line rewritten per configuration; otherwise (a log file,
+// a pipe, a batch job) a plain line at the first configuration and then at most one every
+// kLogInterval, so that a long run shows it is alive without flooding the log.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), terminal_(isatty(STDERR_FILENO) != 0) {}
+
+  void starting(size_t index, const std::string& label) {
+    if (terminal_) {
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] simulating %s ...", index + 1, total_, label.c_str());
+      std::fflush(stderr);
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (index > 0 && now - last_line_ < kLogInterval) return;
+    last_line_ = now;
+    std::fprintf(stderr, "[%zu/%zu] simulating %s\n", index + 1, total_, label.c_str());
+  }
+
+  void done() {
+    if (terminal_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  static constexpr std::chrono::seconds kLogInterval{5};
+  size_t total_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point last_line_;
+};
 
 // The configurations of every scenario entry; skipped ones are reported on stderr.
 std::vector<Planned> configurations(const Scenario& scenario, const Workload& workload,
@@ -66,8 +126,7 @@ PreparedScenario prepare_scenario(const std::string& path, const std::vector<std
   return prepared;
 }
 
-std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
-                                    const std::string& max_memory) {
+Simulated simulate_all(const PreparedScenario& prepared, const std::string& max_memory) {
   const Scenario& scenario = prepared.scenario;
   const std::vector<Planned>& planned = prepared.planned;
   check_memory(estimate_memory(scenario.engine, {prepared.platform, scenario.ranks,
@@ -76,21 +135,24 @@ std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
   spdlog::info("building platform {} for P={}", prepared.platform.name, scenario.ranks);
   const std::unique_ptr<Simulation> simulation =
       make_simulation(scenario.engine, prepared.platform, scenario.ranks, scenario.simulation);
-  const bool progress = isatty(STDERR_FILENO) != 0;
-  std::vector<SimResult> results;
+  // After the engine exists: SimGrid installs its own SIGINT handler, which exits at once.
+  const InterruptCatcher interrupt;
+  Progress progress(planned.size());
+  Simulated simulated;
+  std::vector<SimResult>& results = simulated.results;
   for (size_t i = 0; i < planned.size(); ++i) {
-    if (progress) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] simulating %s ...", i + 1, planned.size(),
-                   planned[i].config.label().c_str());
-      std::fflush(stderr);
+    if (interrupt.caught()) {
+      simulated.interrupted = true;
+      break;
     }
+    progress.starting(i, planned[i].config.label());
     results.push_back(simulation->run(planned[i].config, *prepared.workload, planned[i].layout));
     spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
                  format_seconds(results.back().predicted),
                  format_seconds(results.back().wall_seconds), results.back().solves);
   }
-  if (progress) std::fprintf(stderr, "\r\033[K");
-  return results;
+  progress.done();
+  return simulated;
 }
 
 }  // namespace a2a::sim

@@ -31,9 +31,17 @@ struct PreparedScenario {
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
                                   const std::string& command);
 
+// What simulate_all simulated: every planned configuration, or those finished before a SIGINT.
+struct Simulated {
+  std::vector<SimResult> results;  // in plan order
+  bool interrupted = false;        // SIGINT: the configuration in flight finished, no later one ran
+};
+
 // Simulates every planned configuration on the scenario's engine, refusing first (InputError) a
 // run the memory guard estimates above `max_memory` (empty: the machine's available memory).
-std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
-                                    const std::string& max_memory);
+// Progress goes to stderr: a line rewritten in place on a terminal, else a line every few seconds.
+// A SIGINT stops after the configuration in flight (a second one ends the process at once), so
+// the caller can keep what finished.
+Simulated simulate_all(const PreparedScenario& prepared, const std::string& max_memory);
 
 }  // namespace a2a::sim

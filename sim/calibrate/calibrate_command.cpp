@@ -16,8 +16,11 @@
 #include <sstream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
 #include "sim/calibrate/fit.hpp"
 #include "sim/calibrate/measured.hpp"
@@ -267,15 +270,6 @@ std::string calibrated_yaml(const std::string& text, const PlatformSpec& base,
   return out.str();
 }
 
-// Fails before any simulation if the output cannot be written: a missing directory would lose a
-// calibration that took an hour.
-void check_writable(const std::string& path) {
-  if (path.empty()) throw InputError("-o: an output file is required");
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw InputError(path + ": cannot write: directory " + parent.string() + " does not exist");
-}
-
 std::vector<std::vector<size_t>> folds_of(size_t points, int folds) {
   const size_t k = points <= 12 ? points : static_cast<size_t>(std::max(2, folds));
   std::vector<std::vector<size_t>> out(k);
@@ -301,24 +295,25 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options) {
       "calibrate", "fit a platform's free parameters to measured times (docs/calibration.md)");
   command->add_option("measured", options.measured, "CSV of measured times")->required();
   command->add_option("--platform", options.platform, "preset name or platform YAML")->required();
-  command->add_option("-o,--output", options.output, "write the calibrated platform YAML here")
+  cli::add_output_option(*command, "-o,--output", options.output,
+                         "write the calibrated platform YAML here")
       ->required();
   command->add_option("--fit", options.fit, "parameters to fit (comma-separated)")->delimiter(',');
   command->add_option("--vendor", options.vendor,
                       "what `vendor` models for rows without a vendor column (openmpi, mpich)");
   command->add_option("--folds", options.folds, "held-out folds when there are more than 12 points")
-      ->check(CLI::Range(2, 100));
+      ->check(cli::number_in(2, 100));
   command->add_option("--iterations", options.iterations, "Levenberg-Marquardt steps per fit")
-      ->check(CLI::Range(1, 100));
+      ->check(cli::number_in(1, 100));
   command->add_option("--threads", options.threads, "scale engine threads (0: one per core)")
-      ->check(CLI::Range(0, 256));
-  command->add_option("--csv", options.csv, "also write the per-point table as CSV");
+      ->check(cli::number_in(0, 256));
+  cli::add_output_option(*command, "--csv", options.csv, "also write the per-point table as CSV");
   return command;
 }
 
 int run_calibrate(const CalibrateOptions& options) {
-  check_writable(options.output);
-  if (!options.csv.empty()) check_writable(options.csv);
+  if (options.output.empty()) throw InputError("-o: an output file is required");
+  check_outputs({{"-o", options.output}, {"--csv", options.csv}});
   if (options.fit.empty()) throw InputError("--fit: no parameter to fit");
   const PlatformSpec base = load_platform(options.platform);
   std::vector<const Knob*> fitted;
@@ -402,7 +397,7 @@ int run_calibrate(const CalibrateOptions& options) {
   const std::string yaml =
       calibrated_yaml(platform_text(options.platform), base, fitted, fit.values, provenance);
   parse_platform(yaml, options.output);  // what we write must load
-  write_file_atomically(options.output, yaml);
+  write_output(options.output, yaml);
   std::cout << "wrote " << options.output << "\n";
   return 0;
 }

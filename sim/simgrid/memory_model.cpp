@@ -28,9 +28,11 @@ bool has(const Configuration& config, const char* name) {
   return config.params.values().count(name) > 0;
 }
 
+}  // namespace
+
 // Links and routers SimGrid creates for the platform, and hosts for the nodes the run uses
 // (platforms/simgrid/builder.cpp).
-std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
+std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
   std::int64_t links = 2 * nodes_used;  // NIC cable and loopback of each used node
   std::int64_t routers = 0;
   switch (spec.topology) {
@@ -58,6 +60,15 @@ std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
   }
   return links * kPerLink + routers * kPerRouter + nodes_used * kPerHost;
 }
+
+std::string guarded_label(const Configuration& config, int ranks, int ranks_per_node,
+                          const std::string& vendor) {
+  if (config.algorithm->family != Family::vendor) return config.label();
+  return config.label() + " (" + vendor + ": " +
+         vendor_choice(vendor, ranks, ranks_per_node).label() + ")";
+}
+
+namespace {
 
 // Bytes of every block, from a sample of the P x P matrix's rows (all of them up to 256).
 std::int64_t payload_bytes(const Workload& workload) {
@@ -127,10 +138,15 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   // are kept for the whole process: configurations that talk to other peers add theirs, up to
   // P − 1 per kind (data, and metadata for the two-phase families).
   std::int64_t in_flight = 1;
+  std::string busiest;  // the configuration with the most messages in flight
   double data_peers = 0, meta_peers = 0;
   for (const Planned& item : run.planned) {
     const std::string& vendor = run.options.vendor;
-    in_flight = std::max(in_flight, messages_in_flight(item.config, run.ranks, rpn, vendor));
+    const std::int64_t posted = messages_in_flight(item.config, run.ranks, rpn, vendor);
+    if (busiest.empty() || posted > in_flight) {
+      in_flight = std::max(in_flight, posted);
+      busiest = guarded_label(item.config, run.ranks, rpn, vendor);
+    }
     const double peers = static_cast<double>(distinct_peers(item.config, run.ranks, rpn, vendor));
     const Family family = item.config.algorithm->family;
     data_peers += peers;
@@ -140,7 +156,7 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   const double ranks = P * kPerRank + P * P * kPerRankSquared;
   const double messages =
       P * (static_cast<double>(in_flight) * kPerMessage + std::max(0.0, mailboxes) * kPerMailbox);
-  const double platform = static_cast<double>(platform_bytes(run.platform, nodes));
+  const double platform = static_cast<double>(simgrid_platform_bytes(run.platform, nodes));
   const double payload =
       run.options.payload ? kPayloadCopies * static_cast<double>(payload_bytes(run.workload)) : 0;
   const double total = kBase + ranks + messages + platform + payload;
@@ -151,8 +167,9 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   MemoryEstimate estimate;
   estimate.bytes = bytes(total);
   estimate.what = std::to_string(run.ranks) + " ranks " + human_bytes(bytes(ranks)) +
-                  ", messages (" + std::to_string(in_flight) + " in flight per rank) " +
-                  human_bytes(bytes(messages)) + ", platform " + human_bytes(bytes(platform)) +
+                  ", messages (" + std::to_string(in_flight) + " in flight per rank, " + busiest +
+                  ") " + human_bytes(bytes(messages)) + ", platform " +
+                  human_bytes(bytes(platform)) +
                   (run.options.payload ? ", payload " + human_bytes(bytes(payload)) : "");
   return estimate;
 }

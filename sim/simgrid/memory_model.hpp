@@ -14,6 +14,16 @@ namespace a2a::sim {
 
 MemoryEstimate estimate_simgrid_memory(const RunShape& run);
 
+// The SimGrid platform of `spec` as built for a run on `nodes_used` nodes (links and routers of
+// the whole shape for tori and fat-trees, of the used groups for dragonflies, a host per used
+// node): both engines build it (the scale engine routes over it).
+std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used);
+
+// "vendor (ompi: basic_linear)" for the vendor, the label otherwise: what the memory guard names
+// as the configuration that needs the most.
+std::string guarded_label(const Configuration& config, int ranks, int ranks_per_node,
+                          const std::string& vendor);
+
 // Upper bound of the messages one rank of `config` has posted and not yet completed at any time:
 // P − 1 for linear exchanges that post everything at once (spread_out, ompi_linear), the batch of
 // batched ones, radix − 1 for Bruck radix rounds, 1 for pairwise exchanges, radix-2 rounds and the

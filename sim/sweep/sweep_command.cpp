@@ -16,7 +16,9 @@
 #include <thread>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
 #include "sim/resource_guard.hpp"
 #include "sim/sweep/shard_paths.hpp"
 #include "sim/sweep/sweep_plan.hpp"
@@ -71,6 +73,11 @@ void check_out(const std::string& out) {
   const std::string extension = std::filesystem::path(out).extension().string();
   if (extension != ".csv" && extension != ".json") {
     throw InputError("--out " + out + ": expected a .csv or .json file name");
+  }
+  // The sweep reads its output back to resume and appends rows as they finish: a file only.
+  if (check_output("--out", out).through) {
+    throw InputError("--out " + out + ": cannot write: not a regular file (a sweep reads its " +
+                     "output back to resume)");
   }
 }
 
@@ -259,8 +266,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
   CLI::App* sweep = app.add_subcommand(
       "sweep", "simulate a grid of configurations in parallel, resumable (docs/sweeps.md)");
   sweep->add_option("sweep", options.sweep, "sweep YAML file (a scenario whose keys may be lists)");
-  sweep->add_option("--out", options.out,
-                    "results FILE.csv or FILE.json; rows already in it are not computed again");
+  cli::add_output_option(
+      *sweep, "--out", options.out,
+      "results FILE.csv or FILE.json; rows already in it are not computed again");
   sweep->add_option("-j,--jobs", options.jobs, "worker processes (default: one per core)");
   sweep->add_option("--shard", options.shard,
                     "K/N: compute only share K of N of the grid, into FILE.shard-K-of-N.csv");

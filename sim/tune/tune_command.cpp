@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
 #include "sim/report.hpp"
 #include "sim/tune/library_rules.hpp"
@@ -105,6 +106,11 @@ bool wants_files(const TuneOptions& options) {
 }  // namespace
 
 int run_tune(const TuneOptions& options) {
+  check_outputs({{"--table", options.table},
+                 {"--ompi", options.ompi},
+                 {"--mpich", options.mpich},
+                 {"--svg", options.svg},
+                 {"--area-svg", options.area_svg}});
   std::vector<SweepRow> rows;
   for (const std::string& path : options.sweeps) {
     std::vector<SweepRow> more = read_sweep(path);
@@ -130,7 +136,7 @@ int run_tune(const TuneOptions& options) {
   const std::vector<Output> outputs = make_outputs(options, maps.front(), sources);
   std::cout << "\n";
   for (const Output& output : outputs) {
-    write_file_atomically(output.path, output.text);
+    write_output(output.path, output.text);
     std::cout << "wrote " << output.path << " (" << output.what << ")\n";
   }
   return 0;

@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
 #include "sim/vendor_model.hpp"
@@ -43,7 +45,7 @@ CLI::App* add_viz_subcommand(CLI::App& app, VizOptions& options) {
   viz->add_option("-P,--ranks", options.ranks, "number of ranks, 1..64");
   viz->add_option("-w,--workload", options.workload, "workload spec (`a2a list workloads`)")
       ->capture_default_str();
-  viz->add_option("-o,--output", options.output, "the HTML file to write");
+  cli::add_output_option(*viz, "-o,--output", options.output, "the HTML file to write");
   viz->add_option("--platform", options.platform, "platform preset or YAML file")
       ->capture_default_str();
   viz->add_option("--ranks-per-node", options.ranks_per_node,
@@ -59,6 +61,7 @@ CLI::App* add_viz_subcommand(CLI::App& app, VizOptions& options) {
 int run_viz(const VizOptions& options) {
   if (options.algorithm.empty()) throw InputError("--algorithm: required (e.g. parlogna:radix=3)");
   if (options.output.empty()) throw InputError("--output: required (the HTML file to write)");
+  check_outputs({{"--output", options.output}});
   if (options.ranks < 1 || options.ranks > kMaxViewerRanks) {
     throw InputError("-P " + std::to_string(options.ranks) + ": the viewer shows 1 to " +
                      std::to_string(kMaxViewerRanks) + " ranks");
@@ -104,7 +107,7 @@ int run_viz(const VizOptions& options) {
     throw Error(recording.label + ": the recording's final state is wrong: " + misplaced.front());
   }
   const std::string page = viewer_html(recording);
-  write_file_atomically(options.output, page);
+  write_output(options.output, page);
   std::printf("%s: %s, P=%d, %s: %zu steps, %.1f KiB\n", options.output.c_str(),
               recording.label.c_str(), recording.ranks, recording.workload.c_str(),
               recording.steps.size() - 1, static_cast<double>(page.size()) / 1024.0);
