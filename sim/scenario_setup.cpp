@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/text_table.hpp"
 #include "sim/resource_guard.hpp"
 
 namespace a2a::sim {
@@ -97,6 +98,36 @@ std::vector<Planned> configurations(const Scenario& scenario, const Workload& wo
   return out;
 }
 
+MemoryEstimate estimate_for(const PreparedScenario& prepared, const std::vector<Planned>& planned) {
+  const Scenario& scenario = prepared.scenario;
+  return estimate_memory(scenario.engine, {prepared.platform, scenario.ranks, scenario.simulation,
+                                           *prepared.workload, planned});
+}
+
+// Leaves out of prepared.planned each configuration whose own estimate exceeds the limit, with a
+// line on stderr; refuses (InputError) when that would leave nothing.
+void skip_configurations_too_large(PreparedScenario& prepared, const MemoryLimit& limit) {
+  if (limit.bytes <= 0) return;
+  std::vector<Planned> fitting;
+  std::vector<std::string> notes;
+  for (Planned& item : prepared.planned) {
+    const MemoryEstimate alone = estimate_for(prepared, {item});
+    if (alone.bytes <= limit.bytes) {
+      fitting.push_back(std::move(item));
+      continue;
+    }
+    notes.push_back(prepared.command + ": skipped " + item.config.label() + ": needs about " +
+                    human_bytes(alone.bytes) + " (" + alone.what + ") but the limit is " +
+                    human_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+  if (fitting.empty()) {  // none fits: refuse the whole run as one line (planned is intact)
+    check_memory(estimate_for(prepared, prepared.planned), limit, prepared.scenario.engine);
+  }
+  for (const std::string& note : notes)
+    std::fprintf(stderr, "%s\n", note.c_str());
+  prepared.planned = std::move(fitting);
+}
+
 }  // namespace
 
 ScenarioSummary PreparedScenario::summary() const {
@@ -107,6 +138,7 @@ ScenarioSummary PreparedScenario::summary() const {
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
                                   const std::string& command) {
   PreparedScenario prepared;
+  prepared.command = command;
   prepared.scenario = load_scenario(path, sets);
   const Scenario& scenario = prepared.scenario;
   prepared.platform = load_platform(scenario.platform);
@@ -126,12 +158,14 @@ PreparedScenario prepare_scenario(const std::string& path, const std::vector<std
   return prepared;
 }
 
-Simulated simulate_all(const PreparedScenario& prepared, const std::string& max_memory) {
+Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory) {
   const Scenario& scenario = prepared.scenario;
+  const MemoryLimit limit = memory_limit(max_memory);
+  skip_configurations_too_large(prepared, limit);
   const std::vector<Planned>& planned = prepared.planned;
-  check_memory(estimate_memory(scenario.engine, {prepared.platform, scenario.ranks,
-                                                 scenario.simulation, *prepared.workload, planned}),
-               memory_limit(max_memory), scenario.engine);
+  // Configurations run one after another, but some of the SimGrid engine's state (mailboxes) is
+  // kept from one to the next: the whole run is checked too.
+  check_memory(estimate_for(prepared, planned), limit, scenario.engine);
   spdlog::info("building platform {} for P={}", prepared.platform.name, scenario.ranks);
   const std::unique_ptr<Simulation> simulation =
       make_simulation(scenario.engine, prepared.platform, scenario.ranks, scenario.simulation);

@@ -55,7 +55,7 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& options) {
 
 int run_model(const ModelOptions& options) {
   check_outputs({{"--csv", options.csv}});
-  const PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a model");
+  PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a model");
   const Scenario& scenario = prepared.scenario;
   std::vector<SimResult> simulated;
   bool interrupted = false;
