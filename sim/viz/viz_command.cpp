@@ -8,6 +8,7 @@
 #include "cli/output_option.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
+#include "sim/resource_guard.hpp"
 #include "sim/vendor_model.hpp"
 #include "sim/viz/viewer_page.hpp"
 #include "workloads/plan.hpp"
@@ -100,6 +101,10 @@ int run_viz(const VizOptions& options) {
     throw InputError(config.label() + " does not apply to " + workload->spec() + " (" +
                      options.layout + " layout): " + *reason);
   }
+  // The recording carries every byte: 1 TiB blocks would end in std::bad_alloc, 1 MB blocks at
+  // P = 64 in swap.
+  check_memory(recorder::recording_memory(platform, config, *workload, layout, options.vendor),
+               MemoryLimit{available_memory(), "available memory"}, "payload-mode SimGrid");
   recorder::Recorder recorder(platform, options.ranks, options.vendor);
   const recorder::Recording recording = recorder.record(config, *workload, layout);
   // The page's own check, made here first: a recording that misplaces a block is a recorder bug.
