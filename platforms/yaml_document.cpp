@@ -40,14 +40,15 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& path,
 
 }  // namespace
 
-YAML::Node parse_single_document(const std::string& text, const std::string& origin) {
+YAML::Node parse_single_document(const std::string& text, const std::string& origin,
+                                 const std::string& key) {
   const std::vector<YAML::Node> documents = YAML::LoadAll(text);
   if (documents.size() > 1) {
     throw InputError(origin + ":" + line_of(documents[1].Mark()) +
                      ": a second YAML document: one document per file");
   }
   const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
-  reject_duplicate_keys(root, "", origin);
+  reject_duplicate_keys(root, key, origin);
   return root;
 }
 

@@ -13,7 +13,9 @@ namespace a2a {
 // Parses `text` (named `origin` in errors). Throws InputError
 // "ORIGIN:LINE: key 'a.b' given twice (first at line N)" or
 // "ORIGIN:LINE: a second YAML document: one document per file"; a syntax error escapes as
-// YAML::ParserException for the caller to word as it does.
-YAML::Node parse_single_document(const std::string& text, const std::string& origin);
+// YAML::ParserException for the caller to word as it does. `key` names the document's place in a
+// larger one (a --set value's key), prefixing the keys named in errors.
+YAML::Node parse_single_document(const std::string& text, const std::string& origin,
+                                 const std::string& key = "");
 
 }  // namespace a2a

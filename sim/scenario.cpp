@@ -208,7 +208,7 @@ void apply_override(YAML::Node& root, const std::string& text) {
   const std::string key = text.substr(0, eq);
   YAML::Node value;
   try {
-    value = parse_single_document(text.substr(eq + 1), "--set " + key);
+    value = parse_single_document(text.substr(eq + 1), "--set " + key, key);
   } catch (const YAML::Exception& error) {
     throw InputError("--set " + key + ": value is not YAML: " + error.msg);
   }
