@@ -301,6 +301,7 @@ Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
     } else if (key == "ranks_per_node") {
       scenario.ranks_per_node = reader.scalar<int>(value, key, "an integer");
       if (scenario.ranks_per_node < 1) reader.fail(value, key, "must be >= 1");
+      scenario.ranks_per_node_where = reader.where(value, key);
     } else if (key == "algorithms") {
       if (!value.IsSequence() || value.size() == 0) {
         reader.fail(value, key, "expected a non-empty list");

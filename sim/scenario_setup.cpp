@@ -142,6 +142,13 @@ PreparedScenario prepare_scenario(const std::string& path, const std::vector<std
   prepared.scenario = load_scenario(path, sets);
   const Scenario& scenario = prepared.scenario;
   prepared.platform = load_platform(scenario.platform);
+  // More ranks per node than ranks: one partial node, which no run means (sweeps may cross both
+  // axes, so only a run's own scenario is held to it).
+  if (scenario.ranks_per_node > scenario.ranks) {
+    throw InputError(scenario.ranks_per_node_where + ": key 'ranks_per_node': " +
+                     std::to_string(scenario.ranks_per_node) + " ranks per node but only " +
+                     std::to_string(scenario.ranks) + " ranks (must be <= ranks)");
+  }
   if (scenario.ranks_per_node > 0) prepared.platform.ranks_per_node = scenario.ranks_per_node;
   try {
     check_fits(prepared.platform, scenario.ranks);

@@ -6,6 +6,7 @@
 #include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
 #include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
 #include "sim/resource_guard.hpp"
@@ -50,7 +51,8 @@ CLI::App* add_viz_subcommand(CLI::App& app, VizOptions& options) {
   viz->add_option("--platform", options.platform, "platform preset or YAML file")
       ->capture_default_str();
   viz->add_option("--ranks-per-node", options.ranks_per_node,
-                  "ranks per node (default: the platform's)");
+                  "ranks per node (default: the platform's)")
+      ->check(cli::number_in(1));
   viz->add_option("--layout", options.layout,
                   "buffer layout: packed (blocks in rank order) or gaps (a2a-mpi verify's)")
       ->capture_default_str();
@@ -68,10 +70,6 @@ int run_viz(const VizOptions& options) {
                      std::to_string(kMaxViewerRanks) + " ranks");
   }
   PlatformSpec platform = load_platform(options.platform);
-  if (options.ranks_per_node < 0) {
-    throw InputError("--ranks-per-node " + std::to_string(options.ranks_per_node) +
-                     ": must be >= 1");
-  }
   if (options.ranks_per_node > 0) platform.ranks_per_node = options.ranks_per_node;
   const LayoutStyle layout = layout_style(options.layout);
   std::unique_ptr<Workload> workload;
