@@ -3,6 +3,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -35,7 +38,18 @@ struct RunOptions {
   std::string json, csv, trace;
   std::string max_memory;  // bound for the memory guard; empty: the machine's available memory
   bool verbose = false;
+  bool wide = false;  // every column of the table, however wide
 };
+
+// The table's width: the terminal's when standard output is one, else 100 characters.
+int table_width_limit() {
+  constexpr int kDefaultWidth = 100;
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return size.ws_col;
+  }
+  return kDefaultWidth;
+}
 
 void print_platforms(std::ostream& out) {
   TextTable table({"platform", "description"});
@@ -56,7 +70,7 @@ int run(const RunOptions& options) {
   const Simulated simulated = simulate_all(prepared, options.max_memory);
   const std::vector<SimResult>& results = simulated.results;
   const ScenarioSummary summary = prepared.summary();
-  print_ranked(std::cout, summary, results);
+  print_ranked(std::cout, summary, results, options.wide ? 0 : table_width_limit());
   if (!options.json.empty()) write_json(options.json, summary, results);
   if (!options.csv.empty()) write_csv(options.csv, results);
   if (!options.trace.empty()) write_trace(options.trace, results);
@@ -89,6 +103,8 @@ int main(int argc, char** argv) {
   a2a::cli::add_output_option(*run, "--trace", run_options.trace,
                               "write a Chrome trace-event timeline (Perfetto)");
   run->add_flag("-v,--verbose", run_options.verbose, "log progress to stderr");
+  run->add_flag("--wide", run_options.wide,
+                "print every column of the table (default: fit 100 characters, or the terminal)");
   run->add_option("--max-memory", run_options.max_memory,
                   "refuse simulations estimated to need more (e.g. 8G, 512M; default: the "
                   "machine's available memory)");

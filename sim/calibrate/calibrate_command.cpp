@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -240,9 +241,42 @@ std::string platform_text(const std::string& name_or_path) {
 }
 
 // The platform's YAML with the fitted values in place of (or after) the originals.
+// A platform written as one flow mapping (JSON is YAML) has no key lines to replace: appending
+// them made a second document, which the loader used to ignore — the calibrated file silently kept
+// the old values. Its keys are set in the parsed mapping and emitted again (JSON has no comments).
+void set_block_style(YAML::Node node) {
+  if (!node.IsMap() && !node.IsSequence()) return;
+  node.SetStyle(YAML::EmitterStyle::Block);
+  for (auto item : node)
+    set_block_style(node.IsMap() ? item.second : item);
+}
+
+std::string calibrated_flow_yaml(const std::string& text, const PlatformSpec& base,
+                                 const std::vector<const Knob*>& fitted,
+                                 const std::vector<double>& values, const std::string& provenance) {
+  YAML::Node root = YAML::Load(text);
+  root["name"] = base.name + "_calibrated";
+  for (size_t i = 0; i < fitted.size(); ++i)
+    root[fitted[i]->key] = yaml_value(fitted[i]->unit, values[i]);
+  set_block_style(root);  // one key per line, as every other platform file
+  YAML::Emitter out;
+  out << root;
+  return "# " + base.name + "_calibrated: " + provenance + "\n" + out.c_str() + "\n";
+}
+
+bool is_flow_mapping(const std::string& text) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    return root.IsMap() && root.Style() == YAML::EmitterStyle::Flow;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
 std::string calibrated_yaml(const std::string& text, const PlatformSpec& base,
                             const std::vector<const Knob*>& fitted,
                             const std::vector<double>& values, const std::string& provenance) {
+  if (is_flow_mapping(text)) return calibrated_flow_yaml(text, base, fitted, values, provenance);
   std::istringstream in(text);
   std::ostringstream out;
   std::vector<bool> written(fitted.size(), false);

@@ -64,8 +64,7 @@ std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes
 std::string guarded_label(const Configuration& config, int ranks, int ranks_per_node,
                           const std::string& vendor) {
   if (config.algorithm->family != Family::vendor) return config.label();
-  return config.label() + " (" + vendor + ": " +
-         vendor_choice(vendor, ranks, ranks_per_node).label() + ")";
+  return vendor_label(vendor, ranks, ranks_per_node);
 }
 
 namespace {
