@@ -1,7 +1,8 @@
 // Output files: checked before the work, written atomically or through; see output_file.hpp.
 #include "algorithms/output_file.hpp"
 
-#include <unistd.h>  // access(): whether this process may write, as the OS will decide
+#include <sys/stat.h>  // stat(): whether a path is this process's standard output
+#include <unistd.h>    // access(): whether this process may write, as the OS will decide
 
 #include <cerrno>
 #include <cstdio>
@@ -86,8 +87,20 @@ void write_to_stdout(const std::string& text) {
   }
 }
 
+// /dev/stdout, /dev/fd/1, or any other name of what standard output is: written through the
+// stdout stream, after what was printed before (a second descriptor would write at its own offset
+// and be overwritten by, or overwrite, the table).
+bool is_standard_output(const std::string& path) {
+  struct stat named {
+  }, out{};
+  return stat(path.c_str(), &named) == 0 && fstat(STDOUT_FILENO, &out) == 0 &&
+         named.st_dev == out.st_dev && named.st_ino == out.st_ino;
+}
+
+// Appending: a file given by a /dev/fd or /proc path keeps what it held; a device or a FIFO
+// ignores the mode.
 void write_through(const std::string& shown, const std::string& path, const std::string& text) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  std::FILE* file = std::fopen(path.c_str(), "ab");
   if (!file) cannot_write(shown, os_reason());
   std::string reason = put(file, text);
   if (std::fclose(file) != 0 && reason.empty()) reason = os_reason();
@@ -158,7 +171,7 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
 
 void write_output(const std::string& path, const std::string& text) {
   const OutputTarget target = resolve(path);
-  if (target.path == "-") {
+  if (target.path == "-" || (target.through && is_standard_output(target.path))) {
     write_to_stdout(text);
   } else if (target.through) {
     write_through(path, target.path, text);

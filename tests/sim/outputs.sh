@@ -36,6 +36,10 @@ case $case_name in
     "${run[@]}" --csv - | grep -Eq "$header" || fail "--csv - wrote no rows on standard output"
     "${run[@]}" --csv /dev/stdout | grep -Eq "$header" || fail "--csv /dev/stdout wrote no rows"
     [ -z "$(ls -A "$work")" ] || fail "files were left: $(ls -A "$work")"
+    # Standard output redirected to a file: the table printed first is kept, the rows follow it.
+    "${run[@]}" --csv /dev/stdout >"$work/both.txt" || fail "a2a run failed"
+    grep -q '^# a2a run' "$work/both.txt" || fail "the table was overwritten by the rows"
+    grep -Eq "$header" "$work/both.txt" || fail "no rows after the table"
     ;;
   device)
     if ! mknod "$work/null" c 1 3 2>/dev/null; then
