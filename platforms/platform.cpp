@@ -72,10 +72,8 @@ class Map {
           list += (list.empty() ? "" : ", ") + name;
         source_.fail(entry.first.Mark(), full(key), "unknown key (expected one of " + list + ")");
       }
-      if (!key_marks_.emplace(key, entry.first.Mark()).second)
-        source_.fail(
-            entry.first.Mark(), full(key),
-            "given twice (first on line " + std::to_string(key_marks_.at(key).line + 1) + ")");
+      // Keys given twice never get here: parse_single_document refuses them for every loader.
+      key_marks_.emplace(key, entry.first.Mark());
       values_.emplace(key, entry.second);
     }
   }
