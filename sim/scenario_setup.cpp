@@ -131,14 +131,25 @@ void skip_configurations_too_large(PreparedScenario& prepared, const MemoryLimit
 }  // namespace
 
 ScenarioSummary PreparedScenario::summary() const {
-  return {scenario.origin,         platform.name,   workload->spec(),          scenario.ranks,
-          platform.ranks_per_node, scenario.engine, scenario.simulation.vendor};
+  // "embedded default scenario" alone would hide that --set replaced what it says.
+  std::string source = scenario.origin;
+  for (size_t i = 0; i < set_keys.size(); ++i)
+    source += (i == 0 ? " with --set " : ", ") + set_keys[i];
+  return {source,
+          platform.name,
+          workload->spec(),
+          scenario.ranks,
+          platform.ranks_per_node,
+          scenario.engine,
+          scenario.simulation.vendor};
 }
 
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
                                   const std::string& command) {
   PreparedScenario prepared;
   prepared.command = command;
+  for (const std::string& set : sets)
+    prepared.set_keys.push_back(set.substr(0, set.find('=')));
   prepared.scenario = load_scenario(path, sets);
   const Scenario& scenario = prepared.scenario;
   prepared.platform = load_platform(scenario.platform);

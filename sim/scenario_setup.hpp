@@ -21,8 +21,9 @@ struct PreparedScenario {
   Scenario scenario;
   PlatformSpec platform;  // ranks_per_node overridden by the scenario's when it sets one
   std::unique_ptr<Workload> workload;
-  std::vector<Planned> planned;  // the configurations that apply, in scenario order
-  std::string command;           // "a2a run": prefixes the lines about skipped configurations
+  std::vector<Planned> planned;       // the configurations that apply, in scenario order
+  std::string command;                // "a2a run": prefixes the lines about skipped configurations
+  std::vector<std::string> set_keys;  // the keys --set overrode, in order
 
   ScenarioSummary summary() const;
 };
