@@ -9,23 +9,9 @@
 #include <vector>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 
 namespace a2a {
-
-// Writes `text` to `path` through a temporary file renamed into place, so an interrupted run
-// never leaves a partial file that looks complete. Throws Error("cannot write PATH").
-inline void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".partial";
-  bool written = false;
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    written = out && (out << text) && out.flush();
-  }
-  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error("cannot write " + path);
-  }
-}
 
 class TextTable {
  public:
@@ -60,12 +46,12 @@ class TextTable {
       line(row);
   }
 
-  // Writes the table as CSV (write_file_atomically).
+  // Writes the table as CSV (write_output: atomically, or through to a special file).
   void write_csv(const std::string& path) const {
     std::string text = csv_line(headers_);
     for (const auto& row : rows_)
       text += csv_line(row);
-    write_file_atomically(path, text);
+    write_output(path, text);
   }
 
   // One CSV record with its newline; fields with a comma, quote or newline are quoted.

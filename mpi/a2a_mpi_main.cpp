@@ -6,6 +6,9 @@
 #include <iostream>
 
 #include "algorithms/errors.hpp"
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
+#include "mpi/argument_check.hpp"
 #include "mpi/commands.hpp"
 #include "mpi/sweep_launcher.hpp"
 #include "workloads/listing.hpp"
@@ -52,18 +55,20 @@ void add_common(CLI::App& command, a2a::mpi::CommonOptions& options) {
   command
       .add_option("--node-size", options.node_size,
                   "ranks per node of the machine layout (default: detected)")
-      ->check(CLI::PositiveNumber);
-  command.add_option("--csv", options.csv_path, "also write the table as CSV");
+      ->check(a2a::cli::number_in(1));
+  a2a::cli::add_output_option(command, "--csv", options.csv_path, "also write the table as CSV");
   command
       .add_option("--timeout", options.timeout,
                   "seconds one run of one configuration may take before it is reported as hung, "
                   "naming the algorithm and the ranks still waiting (default: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(a2a::cli::number_in(0));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before MPI_Init, which may take its own arguments out of argv.
+  const std::string arguments = a2a::mpi::joined_arguments(argc, argv);
   CLI::App app{"a2a-mpi: all-to-all algorithms on real MPI (run verify/bench under mpirun)"};
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "print the algorithm and workload catalogs");
@@ -75,9 +80,9 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "time algorithms (slowest rank, min/median/max)");
   add_common(*bench, bench_options.common);
   bench->add_option("-n,--iterations", bench_options.iterations, "timed iterations")
-      ->check(CLI::PositiveNumber);
+      ->check(a2a::cli::number_in(1));
   bench->add_option("--warmup", bench_options.warmup, "untimed iterations first")
-      ->check(CLI::NonNegativeNumber);
+      ->check(a2a::cli::number_in(0));
   bench
       ->add_option("--sizes", bench_options.sizes,
                    "block sizes in bytes replacing the workload's size option")
@@ -95,7 +100,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    if (first_rank_by_environment()) return app.exit(error);
+    if (first_rank_by_environment()) return a2a::cli::report_parse_error(app, error, "a2a-mpi");
     return error.get_exit_code() == 0 ? 0 : 2;
   }
   for (auto* options : {&verify_options, &bench_options.common}) {
@@ -110,6 +115,13 @@ int main(int argc, char** argv) {
       return 0;
     }
     MPI_Init(&argc, &argv);
+    if (const std::string mismatch = a2a::mpi::argument_mismatch(arguments); !mismatch.empty()) {
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      if (rank == 0) a2a::cli::print_error("a2a-mpi", mismatch);
+      MPI_Finalize();
+      return 2;
+    }
     int code = sweep->parsed()              ? a2a::mpi::run_sweep(sweep_options)
                : verify->parsed()           ? a2a::mpi::run_verify(verify_options)
                : bench_options.fftw.empty() ? a2a::mpi::run_bench(bench_options)
@@ -117,7 +129,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return code;
   } catch (const a2a::Error& error) {
-    std::fprintf(stderr, "a2a-mpi: error: %s\n", error.what());
+    a2a::cli::print_error("a2a-mpi", error.what());
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);

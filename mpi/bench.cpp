@@ -17,6 +17,10 @@ namespace a2a::mpi {
 
 namespace {
 
+// Buffers of a rank's send or receive size bench keeps per layout (send, receive, expected), plus
+// room for an algorithm's temporaries and the pool that keeps them between iterations.
+constexpr int kBenchBuffers = 6;
+
 bool first_rank() {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -99,6 +103,7 @@ int run_bench(const BenchOptions& options) {
       std::fprintf(stderr, "a2a-mpi bench: error: --iterations must be >= 1 and --warmup >= 0\n");
     return 2;
   }
+  if (output_unwritable(context, options.common.csv_path, "a2a-mpi bench")) return 2;
   std::vector<std::string> specs;
   try {
     for (const auto& spec : options.common.workloads) {
@@ -138,11 +143,10 @@ int run_bench(const BenchOptions& options) {
       if (item.skip || std::find(seen.begin(), seen.end(), label) != seen.end()) continue;
       seen.push_back(label);
       if (!exchanges.count(item.layout)) {
-        PreparedExchange exchange = prepare(*workload, context, item.layout);
-        if (setup_failed(context, count_disagreement(context, exchange.layout), "a2a-mpi bench")) {
-          return 2;
-        }
-        exchanges.emplace(item.layout, std::move(exchange));
+        std::optional<PreparedExchange> exchange =
+            prepare_checked(*workload, context, item.layout, kBenchBuffers, "a2a-mpi bench");
+        if (!exchange) return 2;
+        exchanges.emplace(item.layout, std::move(*exchange));
       }
       PreparedExchange& run = exchanges.at(item.layout);
       std::vector<double> samples;

@@ -134,6 +134,7 @@ std::string micros(double seconds) {
 int run_fftw_bench(const BenchOptions& options) {
   Context context(MPI_COMM_WORLD, options.common.node_size);
   const bool root = context.rank() == 0;
+  if (output_unwritable(context, options.common.csv_path, "a2a-mpi bench")) return 2;
   std::vector<std::vector<ptrdiff_t>> shapes;
   std::vector<Configuration> configs;
   std::string problem;

@@ -6,6 +6,9 @@
 #include <iostream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/machine_memory.hpp"
+#include "algorithms/output_file.hpp"
+#include "algorithms/text_table.hpp"
 #include "mpi/deadline.hpp"
 
 namespace a2a::mpi {
@@ -108,12 +111,59 @@ PreparedExchange prepare(const Workload& workload, const Context& context, Layou
   return prepared;
 }
 
+namespace {
+
+// Empty if `copies` buffers of this rank's send and receive size fit in the node's available
+// memory shared by the node's ranks, else why not.
+std::string buffers_too_large(const Workload& workload, const ExchangeLayout& layout,
+                              const Context& context, int copies) {
+  const std::int64_t available = available_memory();
+  if (available <= 0) return {};  // unknown: no check
+  // In double: a 2^40-byte block times P copies overflows 64 bits.
+  const double per_rank =
+      copies * (static_cast<double>(layout.send_buffer_bytes()) + layout.recv_buffer_bytes());
+  const double per_node = per_rank * context.ranks_per_node();
+  if (per_node <= static_cast<double>(available)) return {};
+  const auto shown = [](double bytes) {
+    return human_bytes(bytes >= 9e18 ? std::int64_t{9'000'000'000'000'000'000}
+                                     : static_cast<std::int64_t>(bytes));
+  };
+  return "workload " + workload.spec() + " needs about " + shown(per_node) + " per node (" +
+         std::to_string(copies) + " buffers of send " + human_bytes(layout.send_buffer_bytes()) +
+         " + receive " + human_bytes(layout.recv_buffer_bytes()) + " on rank " +
+         std::to_string(context.rank()) + ", " + std::to_string(context.ranks_per_node()) +
+         " ranks per node) but the node has " + human_bytes(available) + " available";
+}
+
+}  // namespace
+
+std::optional<PreparedExchange> prepare_checked(const Workload& workload, const Context& context,
+                                                LayoutStyle style, int copies, const char* tool) {
+  ExchangeLayout layout = make_layout(workload, context.rank(), style);
+  if (setup_failed(context, buffers_too_large(workload, layout, context, copies), tool)) return {};
+  PreparedExchange exchange = prepare(workload, context, style);
+  if (setup_failed(context, count_disagreement(context, exchange.layout), tool)) return {};
+  return exchange;
+}
+
 bool setup_failed(const Context& context, const std::string& problem, const char* tool) {
   int mine = problem.empty() ? context.size() : context.rank(), first = 0;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, context.comm());
   if (first == context.size()) return false;
   if (context.rank() == first) std::fprintf(stderr, "%s: error: %s\n", tool, problem.c_str());
   return true;
+}
+
+bool output_unwritable(const Context& context, const std::string& csv_path, const char* tool) {
+  std::string problem;
+  if (context.rank() == 0) {
+    try {
+      check_outputs({{"--csv", csv_path}});
+    } catch (const Error& error) {
+      problem = error.what();
+    }
+  }
+  return setup_failed(context, problem, tool);
 }
 
 void abort_job(const Context& context, const std::string& message) {

@@ -22,6 +22,14 @@ struct PreparedExchange {
 };
 PreparedExchange prepare(const Workload& workload, const Context& context, LayoutStyle style);
 
+// Collective: prepare() on every rank once every rank's buffers are known to fit — `copies` times
+// the rank's send plus receive buffer (as many as the tool keeps), its node's ranks together
+// against the node's available memory — and the counts of every pair agree
+// (count_disagreement). Otherwise returns nothing on every rank, after the lowest failing rank
+// printed one line naming `tool`, the workload and the estimate (never a std::bad_alloc).
+std::optional<PreparedExchange> prepare_checked(const Workload& workload, const Context& context,
+                                                LayoutStyle style, int copies, const char* tool);
+
 // Collective: whether what every rank sends each peer is what that peer expects (sendcounts[j] on
 // rank i == recvcounts[i] on rank j, one extent everywhere). Returns this rank's first disagreement
 // as one line naming the pair, empty if none. Run before an exchange: a mismatch would otherwise
@@ -46,6 +54,11 @@ RunStats max_over_ranks(const Context& context, const RunStats& mine);
 // Every rank calls this with its own problem (empty if none); it returns true on every rank if any
 // rank failed, after the lowest failing rank printed its problem as one line.
 bool setup_failed(const Context& context, const std::string& problem, const char* tool);
+
+// Collective: rank 0 (the only one that writes) checks `csv_path` before any run, so a missing
+// directory is found before the work rather than after it; true on every rank if it cannot be
+// written, after rank 0 printed why as one line.
+bool output_unwritable(const Context& context, const std::string& csv_path, const char* tool);
 
 [[noreturn]] void abort_job(const Context& context, const std::string& message);
 

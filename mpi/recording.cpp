@@ -133,7 +133,7 @@ void Recorder::write(const Site& site, const Pattern& pattern, int number) const
       out << (d ? "," : "") << pattern.matrix[s * P + d];
     out << "\n";
   }
-  write_file_atomically(pattern.path, out.str());
+  write_output(pattern.path, out.str());
 }
 
 void Recorder::finish() {

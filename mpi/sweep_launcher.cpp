@@ -19,6 +19,7 @@
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
 #include "sim/sweep/shard_paths.hpp"
 
 extern char** environ;
@@ -103,7 +104,7 @@ int merge_on_first(const SweepLaunchOptions& options, const std::string& a2a,
                    const std::vector<std::string>& texts) {
   for (size_t r = 0; r < texts.size(); ++r) {
     if (texts[r].empty()) continue;
-    write_file_atomically(sweep_files::gathered_file(options.out, static_cast<int>(r)), texts[r]);
+    write_output(sweep_files::gathered_file(options.out, static_cast<int>(r)), texts[r]);
   }
   return run_program({a2a, "sweep", options.sweep, "--out", options.out, "--merge"});
 }
@@ -114,7 +115,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepLaunchOptions& options) {
   CLI::App* sweep = app.add_subcommand(
       "sweep", "run `a2a sweep` spread over the MPI job, one shard per rank (docs/sweeps.md)");
   sweep->add_option("sweep", options.sweep, "sweep YAML file")->required();
-  sweep->add_option("--out", options.out, "results FILE.csv or FILE.json")->required();
+  cli::add_output_option(*sweep, "--out", options.out, "results FILE.csv or FILE.json")->required();
   sweep->add_option("-j,--jobs", options.jobs,
                     "worker processes per rank (default: the rank's share of its node's cores)");
   sweep->add_option("--max-memory", options.max_memory, "memory bound of each rank's workers");

@@ -90,6 +90,23 @@ TuningRow parse_row(const std::string& text, int line) {
   return row;
 }
 
+bool same_range(const Range& a, const Range& b) {
+  return a.low == b.low && a.high == b.high;
+}
+
+// A row with the collective, ranks and block-bytes of an earlier one would never be used (the
+// first matching row wins): like a YAML key given twice, it is refused rather than ignored.
+void reject_repeated_key(const std::vector<TuningRow>& rows, const TuningRow& row) {
+  for (const TuningRow& earlier : rows) {
+    if (earlier.collective == row.collective && same_range(earlier.ranks, row.ranks) &&
+        same_range(earlier.block, row.block)) {
+      throw InputError("the same collective, ranks and block-bytes as line " +
+                       std::to_string(earlier.line) +
+                       " (the first matching row wins: this one would never be used)");
+    }
+  }
+}
+
 }  // namespace
 
 TuningTable TuningTable::read(const std::string& path) {
@@ -105,7 +122,9 @@ TuningTable TuningTable::read(const std::string& path) {
     const std::size_t first = text.find_first_not_of(" \t");
     if (first == std::string::npos || text[first] == '#') continue;
     try {
-      table.rows_.push_back(parse_row(text, line));
+      TuningRow row = parse_row(text, line);
+      reject_repeated_key(table.rows_, row);
+      table.rows_.push_back(std::move(row));
     } catch (const Error& error) {
       throw InputError(path + ":" + std::to_string(line) + ": " + error.what());
     }

@@ -78,6 +78,11 @@ Reference make_reference(const Context& context, PreparedExchange exchange, doub
   return reference;
 }
 
+// Buffers of a rank's send or receive size verify keeps: the reference (send, receive, expected),
+// the vendor's result, the run's fresh copy (send, receive, expected) and the send buffer's copy,
+// plus room for an algorithm's temporaries.
+constexpr int kVerifyBuffers = 10;
+
 std::string count_text(std::int64_t v) {
   return std::to_string(v);
 }
@@ -90,6 +95,7 @@ int run_verify(const CommonOptions& options) {
   TextTable table({"workload", "algorithm", "layout", "result", "rounds", "msgs/rank", "bytes/rank",
                    "meta msgs", "peak temp", "note"});
   int passed = 0, failed = 0, skipped = 0;
+  if (output_unwritable(context, options.csv_path, "a2a-mpi verify")) return 2;
   std::string first_skip;
   for (const std::string& spec : options.workloads) {
     std::unique_ptr<Workload> workload;
@@ -115,12 +121,11 @@ int run_verify(const CommonOptions& options) {
         continue;
       }
       if (!references.count(item.layout)) {
-        PreparedExchange exchange = prepare(*workload, context, item.layout);
-        if (setup_failed(context, count_disagreement(context, exchange.layout), "a2a-mpi verify")) {
-          return 2;
-        }
+        std::optional<PreparedExchange> exchange =
+            prepare_checked(*workload, context, item.layout, kVerifyBuffers, "a2a-mpi verify");
+        if (!exchange) return 2;
         references.emplace(item.layout,
-                           make_reference(context, std::move(exchange), options.timeout));
+                           make_reference(context, std::move(*exchange), options.timeout));
       }
       Reference& reference = references.at(item.layout);
       PreparedExchange run = reference.exchange;  // fresh copy: sentinel receive buffer

@@ -16,6 +16,7 @@
 
 #include "algorithms/errors.hpp"
 #include "platforms/units.hpp"
+#include "platforms/yaml_document.hpp"
 
 namespace a2a {
 
@@ -71,10 +72,8 @@ class Map {
           list += (list.empty() ? "" : ", ") + name;
         source_.fail(entry.first.Mark(), full(key), "unknown key (expected one of " + list + ")");
       }
-      if (!key_marks_.emplace(key, entry.first.Mark()).second)
-        source_.fail(
-            entry.first.Mark(), full(key),
-            "given twice (first on line " + std::to_string(key_marks_.at(key).line + 1) + ")");
+      // Keys given twice never get here: parse_single_document refuses them for every loader.
+      key_marks_.emplace(key, entry.first.Mark());
       values_.emplace(key, entry.second);
     }
   }
@@ -364,7 +363,7 @@ PlatformSpec parse_platform(const std::string& yaml_text, const std::string& ori
   const Source source(origin);
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    root = parse_single_document(yaml_text, origin);
   } catch (const YAML::ParserException& e) {
     throw InputError(source.where(e.mark) + "YAML syntax error: " + e.msg);
   }

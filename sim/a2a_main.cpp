@@ -3,12 +3,18 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
 #include "sim/calibrate/calibrate_command.hpp"
 #include "sim/model/model_command.hpp"
@@ -32,7 +38,18 @@ struct RunOptions {
   std::string json, csv, trace;
   std::string max_memory;  // bound for the memory guard; empty: the machine's available memory
   bool verbose = false;
+  bool wide = false;  // every column of the table, however wide
 };
+
+// The table's width: the terminal's when standard output is one, else 100 characters.
+int table_width_limit() {
+  constexpr int kDefaultWidth = 100;
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return size.ws_col;
+  }
+  return kDefaultWidth;
+}
 
 void print_platforms(std::ostream& out) {
   TextTable table({"platform", "description"});
@@ -43,18 +60,27 @@ void print_platforms(std::ostream& out) {
 }
 
 int run(const RunOptions& options) {
+  check_outputs({{"--json", options.json}, {"--csv", options.csv}, {"--trace", options.trace}});
   PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a run");
   SimOptions& simulation = prepared.scenario.simulation;
   // Traces show at most 256 ranks: beyond that a timeline is unreadable and the file huge.
   constexpr int kTraceCap = 256;
   if (!options.trace.empty() && simulation.trace_ranks == 0) simulation.trace_ranks = kTraceCap;
   simulation.trace_ranks = std::min({simulation.trace_ranks, prepared.scenario.ranks, kTraceCap});
-  const std::vector<SimResult> results = simulate_all(prepared, options.max_memory);
+  const Simulated simulated = simulate_all(prepared, options.max_memory);
+  const std::vector<SimResult>& results = simulated.results;
   const ScenarioSummary summary = prepared.summary();
-  print_ranked(std::cout, summary, results);
+  print_ranked(std::cout, summary, results, options.wide ? 0 : table_width_limit());
   if (!options.json.empty()) write_json(options.json, summary, results);
   if (!options.csv.empty()) write_csv(options.csv, results);
   if (!options.trace.empty()) write_trace(options.trace, results);
+  if (simulated.interrupted) {
+    std::fprintf(stderr,
+                 "a2a run: interrupted: kept the %zu of %zu configurations that finished (in the "
+                 "table and the output files)\n",
+                 results.size(), prepared.planned.size());
+    return 130;  // as a shell reports a process ended by SIGINT
+  }
   const bool all_checks_pass = std::all_of(results.begin(), results.end(), [](const SimResult& r) {
     return r.check == "-" || r.check == "pass";
   });
@@ -72,10 +98,13 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "simulate a scenario (the embedded default without one)");
   run->add_option("scenario", run_options.scenario, "scenario YAML file");
   run->add_option("--set", run_options.sets, "override a scenario key: key=value (repeatable)");
-  run->add_option("--json", run_options.json, "write results as JSON");
-  run->add_option("--csv", run_options.csv, "write results as CSV");
-  run->add_option("--trace", run_options.trace, "write a Chrome trace-event timeline (Perfetto)");
+  a2a::cli::add_output_option(*run, "--json", run_options.json, "write results as JSON");
+  a2a::cli::add_output_option(*run, "--csv", run_options.csv, "write results as CSV");
+  a2a::cli::add_output_option(*run, "--trace", run_options.trace,
+                              "write a Chrome trace-event timeline (Perfetto)");
   run->add_flag("-v,--verbose", run_options.verbose, "log progress to stderr");
+  run->add_flag("--wide", run_options.wide,
+                "print every column of the table (default: fit 100 characters, or the terminal)");
   run->add_option("--max-memory", run_options.max_memory,
                   "refuse simulations estimated to need more (e.g. 8G, 512M; default: the "
                   "machine's available memory)");
@@ -94,7 +123,11 @@ int main(int argc, char** argv) {
   auto* model = a2a::sim::add_model_command(app, model_options);
   a2a::sim::calibrate::CalibrateOptions calibrate_options;
   auto* calibrate = a2a::sim::calibrate::add_calibrate_command(app, calibrate_options);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return a2a::cli::report_parse_error(app, error, "a2a");
+  }
   spdlog::set_default_logger(spdlog::stderr_color_mt("a2a"));
   spdlog::set_level(run_options.verbose ? spdlog::level::info : spdlog::level::warn);
   try {
@@ -119,10 +152,10 @@ int main(int argc, char** argv) {
     if (calibrate->parsed()) return a2a::sim::calibrate::run_calibrate(calibrate_options);
     return a2a::sim::run(run_options);
   } catch (const a2a::Error& error) {
-    std::fprintf(stderr, "a2a: error: %s\n", error.what());
+    a2a::cli::print_error("a2a", error.what());
     return 2;
   } catch (const std::exception& error) {  // a library's own exception: still one line
-    std::fprintf(stderr, "a2a: error: %s\n", error.what());
+    a2a::cli::print_error("a2a", error.what());
     return 2;
   }
 }

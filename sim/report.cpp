@@ -7,6 +7,7 @@
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/vendor_model.hpp"
 
 namespace a2a::sim {
 
@@ -42,6 +43,46 @@ std::string phases_text(const SimResult& r) {
   return out;
 }
 
+std::vector<std::string> pick(const std::vector<std::string>& row,
+                              const std::vector<size_t>& kept) {
+  std::vector<std::string> out;
+  for (size_t column : kept)
+    out.push_back(row[column]);
+  return out;
+}
+
+// The printed width of a table of these columns: each as wide as its widest cell, 2 spaces apart.
+size_t table_width(const std::vector<std::string>& headers,
+                   const std::vector<std::vector<std::string>>& rows,
+                   const std::vector<size_t>& kept) {
+  size_t total = 0;
+  for (size_t column : kept) {
+    size_t widest = headers[column].size();
+    for (const auto& row : rows)
+      widest = std::max(widest, row[column].size());
+    total += widest + 2;
+  }
+  return total >= 2 ? total - 2 : 0;
+}
+
+// The columns of the ranked table (indices into its headers) that fit `width`, dropping the least
+// telling first; the rank, configuration, prediction, ratio and check are never dropped.
+std::vector<size_t> columns_that_fit(const std::vector<std::string>& headers,
+                                     const std::vector<std::vector<std::string>>& rows,
+                                     size_t width) {
+  // Header indices, least telling first: phases, sim wall, wait, bytes/rank, rank spread,
+  // msgs/rank, rounds, peak temp.
+  const size_t drop_order[] = {9, 12, 10, 7, 4, 6, 5, 8};
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < headers.size(); ++i)
+    kept.push_back(i);
+  for (size_t column : drop_order) {
+    if (table_width(headers, rows, kept) <= width) break;
+    kept.erase(std::find(kept.begin(), kept.end(), column));
+  }
+  return kept;
+}
+
 nlohmann::json stats_json(const RunStats& s) {
   return {{"rounds", s.rounds},         {"messages", s.messages},
           {"bytes_sent", s.bytes_sent}, {"meta_messages", s.meta_messages},
@@ -52,28 +93,42 @@ nlohmann::json stats_json(const RunStats& s) {
 }  // namespace
 
 void print_ranked(std::ostream& out, const ScenarioSummary& summary,
-                  const std::vector<SimResult>& results) {
+                  const std::vector<SimResult>& results, int width) {
   out << "# a2a run: " << summary.scenario << "\n# platform " << summary.platform
-      << ", P=" << summary.ranks << " (" << summary.ranks_per_node << " per node), workload "
-      << summary.workload << ", engine " << summary.engine << ", vendor = " << summary.vendor
+      << ", P=" << summary.ranks << " (" << summary.ranks_per_node << " per node), engine "
+      << summary.engine << ", vendor = " << summary.vendor << "\n# workload " << summary.workload
       << "\n";
-  TextTable table({"#", "algorithm", "predicted", "vs best", "rank spread", "rounds", "msgs/rank",
-                   "bytes/rank", "peak temp", "time by phase (mean)", "wait", "check", "sim wall"});
+  const std::vector<std::string> headers = {
+      "#",      "algorithm", "predicted",  "vs best",   "rank spread",
+      "rounds", "msgs/rank", "bytes/rank", "peak temp", "time by phase (mean)",
+      "wait",   "check",     "sim wall"};
+  std::vector<std::vector<std::string>> rows;
   const auto order = ranked_order(results);
   const double best = results.empty() ? 0 : results[order.front()].predicted;
-  int place = 0;
   for (size_t i : order) {
     const SimResult& r = results[i];
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%.2fx", best > 0 ? r.predicted / best : 1.0);
-    table.add({std::to_string(++place), r.label, format_seconds(r.predicted), ratio,
-               format_seconds(r.fastest) + ".." + format_seconds(r.predicted),
-               std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
-               human_bytes(r.max_per_rank.bytes_sent), human_bytes(r.max_per_rank.temp_peak),
-               phases_text(r), format_seconds(r.wait_mean), r.check,
-               format_seconds(r.wall_seconds)});
+    const std::string label =
+        r.label == "vendor" ? vendor_label(summary.vendor, summary.ranks, summary.ranks_per_node)
+                            : r.label;
+    rows.push_back({std::to_string(rows.size() + 1), label, format_seconds(r.predicted), ratio,
+                    format_seconds(r.fastest) + ".." + format_seconds(r.predicted),
+                    std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
+                    human_bytes(r.max_per_rank.bytes_sent), human_bytes(r.max_per_rank.temp_peak),
+                    phases_text(r), format_seconds(r.wait_mean), r.check,
+                    format_seconds(r.wall_seconds)});
   }
+  const std::vector<size_t> kept =
+      width > 0 ? columns_that_fit(headers, rows, static_cast<size_t>(width))
+                : std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  TextTable table(pick(headers, kept));
+  for (const auto& row : rows)
+    table.add(pick(row, kept));
   table.print(out);
+  if (kept.size() < headers.size())
+    out << "(" << headers.size() - kept.size() << " columns left out to fit " << width
+        << " characters: --wide shows them)\n";
 }
 
 void write_json(const std::string& path, const ScenarioSummary& summary,
@@ -104,7 +159,7 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
         {"check", r.check},
     });
   }
-  write_file_atomically(path, doc.dump(2) + "\n");
+  write_output(path, doc.dump(2) + "\n");
 }
 
 std::string csv_number(double value) {
@@ -181,8 +236,8 @@ void write_trace(const std::string& path, const std::vector<SimResult>& results)
       }
     }
   }
-  write_file_atomically(
-      path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
+  write_output(path,
+               nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n");
 }
 
 }  // namespace a2a::sim

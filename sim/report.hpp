@@ -20,8 +20,11 @@ struct ScenarioSummary {
   std::string vendor;
 };
 
+// The ranked table: with `width` > 0, columns are left out, least telling first (phases, sim wall,
+// wait, bytes, spread, messages, rounds, peak temp), until it fits `width` characters; the rank,
+// configuration, prediction, ratio and check always stay. `vendor` is named with what it ran.
 void print_ranked(std::ostream& out, const ScenarioSummary& summary,
-                  const std::vector<SimResult>& results);
+                  const std::vector<SimResult>& results, int width = 0);
 void write_json(const std::string& path, const ScenarioSummary& summary,
                 const std::vector<SimResult>& results);
 void write_csv(const std::string& path, const std::vector<SimResult>& results);

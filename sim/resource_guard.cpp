@@ -47,26 +47,11 @@ std::int64_t parse_memory_size(const std::string& text, const std::string& optio
   return static_cast<std::int64_t>(bytes);
 }
 
-std::int64_t available_memory_from(const std::string& meminfo) {
-  std::istringstream in(meminfo);
-  std::string key;
-  std::int64_t kib = 0;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
-
 MemoryLimit memory_limit(const std::string& max_memory) {
   if (!max_memory.empty()) {
     return {parse_memory_size(max_memory, "--max-memory"), "--max-memory " + max_memory};
   }
-  std::ifstream in("/proc/meminfo");
-  std::stringstream text;
-  text << in.rdbuf();
-  return {available_memory_from(text.str()), "available memory; see --max-memory"};
+  return {available_memory(), "available memory; see --max-memory"};
 }
 
 void check_memory(const MemoryEstimate& estimate, const MemoryLimit& limit,

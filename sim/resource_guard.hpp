@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/machine_memory.hpp"
 #include "platforms/platform.hpp"
 #include "sim/simulation.hpp"
 #include "workloads/plan.hpp"
@@ -48,8 +49,7 @@ MemoryLimit memory_limit(const std::string& max_memory);
 // Throws InvalidParameter naming `option`.
 std::int64_t parse_memory_size(const std::string& text, const std::string& option);
 
-// MemAvailable of a /proc/meminfo text, in bytes; 0 if absent.
-std::int64_t available_memory_from(const std::string& meminfo);
+using a2a::available_memory_from;  // MemAvailable of a /proc/meminfo text (machine_memory.hpp)
 
 // Throws InputError "simulation needs about X (...) but the limit is Y (...)" when the estimate
 // exceeds the limit.

@@ -3,10 +3,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "algorithms/errors.hpp"
+#include "platforms/yaml_document.hpp"
 
 namespace a2a::sim {
 
@@ -36,6 +39,12 @@ simulation:
 
 namespace {
 
+// "-12", "+7", "1000000000000": an integer, whatever its size.
+bool is_whole_number(const std::string& text) {
+  const size_t start = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  return text.size() > start && text.find_first_not_of("0123456789", start) == std::string::npos;
+}
+
 class Reader {
  public:
   Reader(std::string origin, std::set<std::string> overridden)
@@ -43,13 +52,7 @@ class Reader {
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& key,
                          const std::string& what) const {
-    std::string where = origin_;
-    if (overridden_.count(key)) {
-      where = "--set " + key;
-    } else if (node.Mark().line >= 0) {
-      where += ":" + std::to_string(node.Mark().line + 1);
-    }
-    throw InputError(where + ": key '" + key + "': " + what);
+    throw InputError(where(node, key) + ": key '" + key + "': " + what);
   }
 
   // A mapping key as text: keys are plain names, a list or mapping as a key is an error.
@@ -58,7 +61,15 @@ class Reader {
     return node.Scalar();
   }
 
-  std::string where(const YAML::Node& node) const {
+  // Where the value of `key` came from: the --set that gave it or a prefix of it (a node inside
+  // a --set value has a line of the --set text, not of the file), else ORIGIN:LINE.
+  std::string where(const YAML::Node& node, const std::string& key) const {
+    for (std::string prefix = key;;) {
+      if (overridden_.count(prefix)) return "--set " + prefix;
+      const auto dot = prefix.rfind('.');
+      if (dot == std::string::npos) break;
+      prefix.resize(dot);
+    }
     return node.Mark().line >= 0 ? origin_ + ":" + std::to_string(node.Mark().line + 1) : origin_;
   }
 
@@ -68,6 +79,15 @@ class Reader {
     try {
       return node.as<T>();
     } catch (const YAML::Exception&) {
+      // An integer too large for T is out of range, not "not an integer".
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (is_whole_number(node.Scalar())) {
+          fail(node, key,
+               "out of range: " + node.Scalar() + " is not in [" +
+                   std::to_string(std::numeric_limits<T>::min()) + ", " +
+                   std::to_string(std::numeric_limits<T>::max()) + "]");
+        }
+      }
       fail(node, key, std::string("expected ") + expected + ", got '" + node.Scalar() + "'");
     }
   }
@@ -96,7 +116,7 @@ std::string choice_text(const Reader& reader, const YAML::Node& node, const std:
 
 AlgorithmEntry read_algorithm(const Reader& reader, const YAML::Node& node) {
   AlgorithmEntry entry;
-  entry.where = reader.where(node);
+  entry.where = reader.where(node, "algorithms");
   if (node.IsScalar()) {
     // "name" or "name:key=value,key=value"
     const std::string spec = node.Scalar();
@@ -196,7 +216,7 @@ void apply_override(YAML::Node& root, const std::string& text) {
   const std::string key = text.substr(0, eq);
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    value = parse_single_document(text.substr(eq + 1), "--set " + key, key);
   } catch (const YAML::Exception& error) {
     throw InputError("--set " + key + ": value is not YAML: " + error.msg);
   }
@@ -236,7 +256,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
   try {
-    return YAML::Load(text);
+    return parse_single_document(text, origin);
   } catch (const YAML::ParserException& error) {
     throw InputError(origin + ":" + std::to_string(error.mark.line + 1) +
                      ": not valid YAML: " + error.msg);
@@ -271,7 +291,7 @@ Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
     } else if (key == "ranks") {
       scenario.ranks = reader.scalar<int>(value, key, "an integer");
       if (scenario.ranks < 1) reader.fail(value, key, "must be >= 1");
-      scenario.ranks_where = overridden.count(key) ? "--set ranks" : reader.where(value);
+      scenario.ranks_where = reader.where(value, key);
       has_ranks = true;
     } else if (key == "workload") {
       scenario.workload = reader.scalar<std::string>(value, key, "a workload spec");
@@ -289,6 +309,7 @@ Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
     } else if (key == "ranks_per_node") {
       scenario.ranks_per_node = reader.scalar<int>(value, key, "an integer");
       if (scenario.ranks_per_node < 1) reader.fail(value, key, "must be >= 1");
+      scenario.ranks_per_node_where = reader.where(value, key);
     } else if (key == "algorithms") {
       if (!value.IsSequence() || value.size() == 0) {
         reader.fail(value, key, "expected a non-empty list");

@@ -25,8 +25,9 @@ struct Scenario {
   std::string origin;    // file path, or "embedded default scenario"
   std::string platform;  // preset name or platform YAML path
   int ranks = 0;
-  std::string ranks_where;  // "FILE:LINE" or "--set ranks", for errors about P
-  int ranks_per_node = 0;   // overrides the platform's when > 0
+  std::string ranks_where;           // "FILE:LINE" or "--set ranks", for errors about P
+  std::string ranks_per_node_where;  // the same for ranks_per_node
+  int ranks_per_node = 0;            // overrides the platform's when > 0
   std::string workload = "uniform";
   std::string engine = "simgrid";
   std::vector<AlgorithmEntry> algorithms;

@@ -4,14 +4,75 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/text_table.hpp"
 #include "sim/resource_guard.hpp"
 
 namespace a2a::sim {
 
 namespace {
+
+volatile std::sig_atomic_t interrupt_requested = 0;
+
+extern "C" void request_interrupt(int) {
+  interrupt_requested = 1;
+}
+
+// Catches SIGINT while it lives (the previous handler, SimGrid's, comes back after): the first
+// Ctrl-C asks to stop after the configuration in flight, a second one (SA_RESETHAND: the default
+// action again) ends the process at once.
+class InterruptCatcher {
+ public:
+  InterruptCatcher() {
+    interrupt_requested = 0;
+    struct sigaction action {};
+    action.sa_handler = request_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, &previous_);
+  }
+  ~InterruptCatcher() { sigaction(SIGINT, &previous_, nullptr); }
+  InterruptCatcher(const InterruptCatcher&) = delete;
+  InterruptCatcher& operator=(const InterruptCatcher&) = delete;
+  bool caught() const { return interrupt_requested != 0; }
+
+ private:
+  struct sigaction previous_ {};
+};
+
+// Progress on stderr: on a terminal one line rewritten per configuration; otherwise (a log file,
+// a pipe, a batch job) a plain line at the first configuration and then at most one every
+// kLogInterval, so that a long run shows it is alive without flooding the log.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), terminal_(isatty(STDERR_FILENO) != 0) {}
+
+  void starting(size_t index, const std::string& label) {
+    if (terminal_) {
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] simulating %s ...", index + 1, total_, label.c_str());
+      std::fflush(stderr);
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (index > 0 && now - last_line_ < kLogInterval) return;
+    last_line_ = now;
+    std::fprintf(stderr, "[%zu/%zu] simulating %s\n", index + 1, total_, label.c_str());
+  }
+
+  void done() {
+    if (terminal_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  static constexpr std::chrono::seconds kLogInterval{5};
+  size_t total_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point last_line_;
+};
 
 // The configurations of every scenario entry; skipped ones are reported on stderr.
 std::vector<Planned> configurations(const Scenario& scenario, const Workload& workload,
@@ -37,19 +98,68 @@ std::vector<Planned> configurations(const Scenario& scenario, const Workload& wo
   return out;
 }
 
+MemoryEstimate estimate_for(const PreparedScenario& prepared, const std::vector<Planned>& planned) {
+  const Scenario& scenario = prepared.scenario;
+  return estimate_memory(scenario.engine, {prepared.platform, scenario.ranks, scenario.simulation,
+                                           *prepared.workload, planned});
+}
+
+// Leaves out of prepared.planned each configuration whose own estimate exceeds the limit, with a
+// line on stderr; refuses (InputError) when that would leave nothing.
+void skip_configurations_too_large(PreparedScenario& prepared, const MemoryLimit& limit) {
+  if (limit.bytes <= 0) return;
+  std::vector<Planned> fitting;
+  std::vector<std::string> notes;
+  for (Planned& item : prepared.planned) {
+    const MemoryEstimate alone = estimate_for(prepared, {item});
+    if (alone.bytes <= limit.bytes) {
+      fitting.push_back(std::move(item));
+      continue;
+    }
+    notes.push_back(prepared.command + ": skipped " + item.config.label() + ": needs about " +
+                    human_bytes(alone.bytes) + " (" + alone.what + ") but the limit is " +
+                    human_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+  if (fitting.empty()) {  // none fits: refuse the whole run as one line (planned is intact)
+    check_memory(estimate_for(prepared, prepared.planned), limit, prepared.scenario.engine);
+  }
+  for (const std::string& note : notes)
+    std::fprintf(stderr, "%s\n", note.c_str());
+  prepared.planned = std::move(fitting);
+}
+
 }  // namespace
 
 ScenarioSummary PreparedScenario::summary() const {
-  return {scenario.origin,         platform.name,   workload->spec(),          scenario.ranks,
-          platform.ranks_per_node, scenario.engine, scenario.simulation.vendor};
+  // "embedded default scenario" alone would hide that --set replaced what it says.
+  std::string source = scenario.origin;
+  for (size_t i = 0; i < set_keys.size(); ++i)
+    source += (i == 0 ? " with --set " : ", ") + set_keys[i];
+  return {source,
+          platform.name,
+          workload->spec(),
+          scenario.ranks,
+          platform.ranks_per_node,
+          scenario.engine,
+          scenario.simulation.vendor};
 }
 
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
                                   const std::string& command) {
   PreparedScenario prepared;
+  prepared.command = command;
+  for (const std::string& set : sets)
+    prepared.set_keys.push_back(set.substr(0, set.find('=')));
   prepared.scenario = load_scenario(path, sets);
   const Scenario& scenario = prepared.scenario;
   prepared.platform = load_platform(scenario.platform);
+  // More ranks per node than ranks: one partial node, which no run means (sweeps may cross both
+  // axes, so only a run's own scenario is held to it).
+  if (scenario.ranks_per_node > scenario.ranks) {
+    throw InputError(scenario.ranks_per_node_where + ": key 'ranks_per_node': " +
+                     std::to_string(scenario.ranks_per_node) + " ranks per node but only " +
+                     std::to_string(scenario.ranks) + " ranks (must be <= ranks)");
+  }
   if (scenario.ranks_per_node > 0) prepared.platform.ranks_per_node = scenario.ranks_per_node;
   try {
     check_fits(prepared.platform, scenario.ranks);
@@ -66,31 +176,35 @@ PreparedScenario prepare_scenario(const std::string& path, const std::vector<std
   return prepared;
 }
 
-std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
-                                    const std::string& max_memory) {
+Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory) {
   const Scenario& scenario = prepared.scenario;
+  const MemoryLimit limit = memory_limit(max_memory);
+  skip_configurations_too_large(prepared, limit);
   const std::vector<Planned>& planned = prepared.planned;
-  check_memory(estimate_memory(scenario.engine, {prepared.platform, scenario.ranks,
-                                                 scenario.simulation, *prepared.workload, planned}),
-               memory_limit(max_memory), scenario.engine);
+  // Configurations run one after another, but some of the SimGrid engine's state (mailboxes) is
+  // kept from one to the next: the whole run is checked too.
+  check_memory(estimate_for(prepared, planned), limit, scenario.engine);
   spdlog::info("building platform {} for P={}", prepared.platform.name, scenario.ranks);
   const std::unique_ptr<Simulation> simulation =
       make_simulation(scenario.engine, prepared.platform, scenario.ranks, scenario.simulation);
-  const bool progress = isatty(STDERR_FILENO) != 0;
-  std::vector<SimResult> results;
+  // After the engine exists: SimGrid installs its own SIGINT handler, which exits at once.
+  const InterruptCatcher interrupt;
+  Progress progress(planned.size());
+  Simulated simulated;
+  std::vector<SimResult>& results = simulated.results;
   for (size_t i = 0; i < planned.size(); ++i) {
-    if (progress) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] simulating %s ...", i + 1, planned.size(),
-                   planned[i].config.label().c_str());
-      std::fflush(stderr);
+    if (interrupt.caught()) {
+      simulated.interrupted = true;
+      break;
     }
+    progress.starting(i, planned[i].config.label());
     results.push_back(simulation->run(planned[i].config, *prepared.workload, planned[i].layout));
     spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
                  format_seconds(results.back().predicted),
                  format_seconds(results.back().wall_seconds), results.back().solves);
   }
-  if (progress) std::fprintf(stderr, "\r\033[K");
-  return results;
+  progress.done();
+  return simulated;
 }
 
 }  // namespace a2a::sim

@@ -21,7 +21,9 @@ struct PreparedScenario {
   Scenario scenario;
   PlatformSpec platform;  // ranks_per_node overridden by the scenario's when it sets one
   std::unique_ptr<Workload> workload;
-  std::vector<Planned> planned;  // the configurations that apply, in scenario order
+  std::vector<Planned> planned;       // the configurations that apply, in scenario order
+  std::string command;                // "a2a run": prefixes the lines about skipped configurations
+  std::vector<std::string> set_keys;  // the keys --set overrode, in order
 
   ScenarioSummary summary() const;
 };
@@ -31,9 +33,21 @@ struct PreparedScenario {
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,
                                   const std::string& command);
 
-// Simulates every planned configuration on the scenario's engine, refusing first (InputError) a
-// run the memory guard estimates above `max_memory` (empty: the machine's available memory).
-std::vector<SimResult> simulate_all(const PreparedScenario& prepared,
-                                    const std::string& max_memory);
+// What simulate_all simulated: every planned configuration, or those finished before a SIGINT.
+struct Simulated {
+  std::vector<SimResult> results;  // in plan order
+  bool interrupted = false;        // SIGINT: the configuration in flight finished, no later one ran
+};
+
+// Simulates every planned configuration on the scenario's engine under the memory guard (limit:
+// `max_memory`, empty: the machine's available memory). A configuration that alone needs more
+// than the limit (the vendor's linear exchange at 16,384 ranks: about 160 GiB) is left out of
+// `prepared.planned` with a line on stderr naming it and its estimate, so that the others run; a
+// run where none fits, or whose remaining configurations together do not, is refused
+// (InputError naming the configuration that needs the most).
+// Progress goes to stderr: a line rewritten in place on a terminal, else a line every few seconds.
+// A SIGINT stops after the configuration in flight (a second one ends the process at once), so
+// the caller can keep what finished.
+Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory);
 
 }  // namespace a2a::sim

@@ -25,6 +25,10 @@ const char* openmpi_alltoallv_choice(int ranks) {
 
 }  // namespace
 
+std::string vendor_label(const std::string& mpi, int ranks, int ranks_per_node) {
+  return "vendor (" + mpi + ": " + vendor_choice(mpi, ranks, ranks_per_node).label() + ")";
+}
+
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node) {
   if (mpi == "openmpi") return configure(openmpi_alltoallv_choice(ranks), ranks, ranks_per_node);
   if (mpi == "mpich") return configure("scattered:batch=32", ranks, ranks_per_node);

@@ -23,6 +23,10 @@ Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_nod
 // Messages linear_vendor_alltoall posts at once per rank (MPICH's MPIR_CVAR_ALLTOALL_THROTTLE).
 inline constexpr int kVendorAlltoallThrottle = 32;
 
+// "vendor (openmpi: ompi_linear)": the `vendor` configuration's label with what it runs, so that
+// a table or a memory refusal says which algorithm `vendor` stood for.
+std::string vendor_label(const std::string& mpi, int ranks, int ranks_per_node);
+
 // What Comm::vendor_alltoall means in simulation: a batched linear exchange between the two
 // temporaries (MPICH's scattered with its default throttle of 32; Open MPI's linear algorithms
 // differ only in order). Written against the comm interface, so every engine runs the same

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -16,8 +17,11 @@
 #include <sstream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
 #include "sim/calibrate/fit.hpp"
 #include "sim/calibrate/measured.hpp"
@@ -237,9 +241,42 @@ std::string platform_text(const std::string& name_or_path) {
 }
 
 // The platform's YAML with the fitted values in place of (or after) the originals.
+// A platform written as one flow mapping (JSON is YAML) has no key lines to replace: appending
+// them made a second document, which the loader used to ignore — the calibrated file silently kept
+// the old values. Its keys are set in the parsed mapping and emitted again (JSON has no comments).
+void set_block_style(YAML::Node node) {
+  if (!node.IsMap() && !node.IsSequence()) return;
+  node.SetStyle(YAML::EmitterStyle::Block);
+  for (auto item : node)
+    set_block_style(node.IsMap() ? item.second : item);
+}
+
+std::string calibrated_flow_yaml(const std::string& text, const PlatformSpec& base,
+                                 const std::vector<const Knob*>& fitted,
+                                 const std::vector<double>& values, const std::string& provenance) {
+  YAML::Node root = YAML::Load(text);
+  root["name"] = base.name + "_calibrated";
+  for (size_t i = 0; i < fitted.size(); ++i)
+    root[fitted[i]->key] = yaml_value(fitted[i]->unit, values[i]);
+  set_block_style(root);  // one key per line, as every other platform file
+  YAML::Emitter out;
+  out << root;
+  return "# " + base.name + "_calibrated: " + provenance + "\n" + out.c_str() + "\n";
+}
+
+bool is_flow_mapping(const std::string& text) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    return root.IsMap() && root.Style() == YAML::EmitterStyle::Flow;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
 std::string calibrated_yaml(const std::string& text, const PlatformSpec& base,
                             const std::vector<const Knob*>& fitted,
                             const std::vector<double>& values, const std::string& provenance) {
+  if (is_flow_mapping(text)) return calibrated_flow_yaml(text, base, fitted, values, provenance);
   std::istringstream in(text);
   std::ostringstream out;
   std::vector<bool> written(fitted.size(), false);
@@ -267,15 +304,6 @@ std::string calibrated_yaml(const std::string& text, const PlatformSpec& base,
   return out.str();
 }
 
-// Fails before any simulation if the output cannot be written: a missing directory would lose a
-// calibration that took an hour.
-void check_writable(const std::string& path) {
-  if (path.empty()) throw InputError("-o: an output file is required");
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw InputError(path + ": cannot write: directory " + parent.string() + " does not exist");
-}
-
 std::vector<std::vector<size_t>> folds_of(size_t points, int folds) {
   const size_t k = points <= 12 ? points : static_cast<size_t>(std::max(2, folds));
   std::vector<std::vector<size_t>> out(k);
@@ -301,24 +329,25 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options) {
       "calibrate", "fit a platform's free parameters to measured times (docs/calibration.md)");
   command->add_option("measured", options.measured, "CSV of measured times")->required();
   command->add_option("--platform", options.platform, "preset name or platform YAML")->required();
-  command->add_option("-o,--output", options.output, "write the calibrated platform YAML here")
+  cli::add_output_option(*command, "-o,--output", options.output,
+                         "write the calibrated platform YAML here")
       ->required();
   command->add_option("--fit", options.fit, "parameters to fit (comma-separated)")->delimiter(',');
   command->add_option("--vendor", options.vendor,
                       "what `vendor` models for rows without a vendor column (openmpi, mpich)");
   command->add_option("--folds", options.folds, "held-out folds when there are more than 12 points")
-      ->check(CLI::Range(2, 100));
+      ->check(cli::number_in(2, 100));
   command->add_option("--iterations", options.iterations, "Levenberg-Marquardt steps per fit")
-      ->check(CLI::Range(1, 100));
+      ->check(cli::number_in(1, 100));
   command->add_option("--threads", options.threads, "scale engine threads (0: one per core)")
-      ->check(CLI::Range(0, 256));
-  command->add_option("--csv", options.csv, "also write the per-point table as CSV");
+      ->check(cli::number_in(0, 256));
+  cli::add_output_option(*command, "--csv", options.csv, "also write the per-point table as CSV");
   return command;
 }
 
 int run_calibrate(const CalibrateOptions& options) {
-  check_writable(options.output);
-  if (!options.csv.empty()) check_writable(options.csv);
+  if (options.output.empty()) throw InputError("-o: an output file is required");
+  check_outputs({{"-o", options.output}, {"--csv", options.csv}});
   if (options.fit.empty()) throw InputError("--fit: no parameter to fit");
   const PlatformSpec base = load_platform(options.platform);
   std::vector<const Knob*> fitted;
@@ -402,7 +431,7 @@ int run_calibrate(const CalibrateOptions& options) {
   const std::string yaml =
       calibrated_yaml(platform_text(options.platform), base, fitted, fit.values, provenance);
   parse_platform(yaml, options.output);  // what we write must load
-  write_file_atomically(options.output, yaml);
+  write_output(options.output, yaml);
   std::cout << "wrote " << options.output << "\n";
   return 0;
 }

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
 #include "sim/model/model.hpp"
 #include "sim/scenario_setup.hpp"
 #include "sim/simgrid/platform_instance.hpp"
@@ -44,7 +46,7 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& options) {
       "model", "analytic cost models (Hockney, LogGP) beside the simulation, with their ratio");
   command->add_option("scenario", options.scenario, "scenario YAML file (default: the embedded)");
   command->add_option("--set", options.sets, "override a scenario key: key=value (repeatable)");
-  command->add_option("--csv", options.csv, "write the table as CSV");
+  cli::add_output_option(*command, "--csv", options.csv, "write the table as CSV");
   command->add_flag("--no-sim", options.no_sim, "the models only, no simulation");
   command->add_option("--max-memory", options.max_memory,
                       "refuse simulations estimated to need more (as `a2a run`)");
@@ -52,10 +54,16 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& options) {
 }
 
 int run_model(const ModelOptions& options) {
-  const PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a model");
+  check_outputs({{"--csv", options.csv}});
+  PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a model");
   const Scenario& scenario = prepared.scenario;
   std::vector<SimResult> simulated;
-  if (!options.no_sim) simulated = simulate_all(prepared, options.max_memory);
+  bool interrupted = false;
+  if (!options.no_sim) {
+    Simulated run = simulate_all(prepared, options.max_memory);
+    simulated = std::move(run.results);
+    interrupted = run.interrupted;
+  }
   const model::Machine machine =
       model::machine_of(simgrid_platform(prepared.platform, scenario.ranks, scenario.simulation),
                         prepared.platform, scenario.ranks);
@@ -95,6 +103,13 @@ int run_model(const ModelOptions& options) {
   print_header(std::cout, prepared, machine);
   shown.print(std::cout);
   if (!options.csv.empty()) csv.write_csv(options.csv);
+  if (interrupted) {
+    std::fprintf(stderr,
+                 "a2a model: interrupted: simulated %zu of %zu configurations ('-' for the "
+                 "others)\n",
+                 simulated.size(), prepared.planned.size());
+    return 130;
+  }
   return 0;
 }
 

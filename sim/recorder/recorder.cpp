@@ -92,6 +92,14 @@ std::vector<Step> group_into_steps(const RunLog& log) {
 
 }  // namespace
 
+MemoryEstimate recording_memory(const PlatformSpec& platform, const Configuration& config,
+                                const Workload& workload, LayoutStyle layout,
+                                const std::string& vendor) {
+  const SimOptions options = payload_options(vendor);
+  const std::vector<Planned> planned = {Planned{config, layout, std::nullopt}};
+  return estimate_memory("simgrid", {platform, workload.ranks(), options, workload, planned});
+}
+
 Recorder::Recorder(const PlatformSpec& platform, int max_ranks, std::string vendor)
     : platform_(platform),
       vendor_(std::move(vendor)),

@@ -8,11 +8,18 @@
 #include "algorithms/registry.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recording.hpp"
+#include "sim/resource_guard.hpp"
 #include "sim/simgrid/runner.hpp"
 #include "workloads/layout.hpp"
 #include "workloads/workload.hpp"
 
 namespace a2a::sim::recorder {
+
+// What recording `config` on `workload` needs: it runs on the SimGrid engine in payload mode
+// (every byte carried and checked), estimated by that engine's model (sim/resource_guard.hpp).
+MemoryEstimate recording_memory(const PlatformSpec& platform, const Configuration& config,
+                                const Workload& workload, LayoutStyle layout,
+                                const std::string& vendor);
 
 class Recorder {
  public:

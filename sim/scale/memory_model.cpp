@@ -18,7 +18,7 @@ constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries
 constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord
 constexpr std::int64_t kPerMessage = 320;    // a message in flight: post, pending, flow, events
 constexpr std::int64_t kPerNodePair = 96;    // an interned route and its hops
-constexpr std::int64_t kPerNode = 4 * KiB;   // SimGrid host, links and routes of a used node
+constexpr std::int64_t kPerNode = 4 * KiB;   // the routes and NIC state of a used node
 
 }  // namespace
 
@@ -27,20 +27,30 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   const std::int64_t Q = std::max(1, run.platform.ranks_per_node);
   const std::int64_t nodes = (P + Q - 1) / Q;
   std::int64_t in_flight = 1;
+  std::string busiest;  // the configuration with the most messages in flight
   for (const Planned& item : run.planned) {
-    in_flight = std::max(in_flight, messages_in_flight(item.config, run.ranks, static_cast<int>(Q),
-                                                       run.options.vendor));
+    const int q = static_cast<int>(Q);
+    const std::int64_t posted = messages_in_flight(item.config, run.ranks, q, run.options.vendor);
+    if (busiest.empty() || posted > in_flight) {
+      in_flight = std::max(in_flight, posted);
+      busiest = guarded_label(item.config, run.ranks, q, run.options.vendor);
+    }
   }
+  // The scale engine routes over the SimGrid platform it builds: a torus or fat-tree whole, however
+  // few nodes the ranks use (a 128 x 128 x 128 torus is 2 million routers and 6 million links).
+  const std::int64_t platform = simgrid_platform_bytes(
+      run.platform, nodes_built(run.platform, run.ranks, run.options.placement));
   const std::int64_t messages = P * in_flight * 2;  // both sides of each
   // Every rank reaches at most min(P, rounds x in-flight) other ranks; routes are per node pair.
   const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
   MemoryEstimate estimate;
-  estimate.bytes =
-      kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair + nodes * kPerNode;
+  estimate.bytes = kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair +
+                   nodes * kPerNode + platform;
   estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
-                  std::to_string(messages) + " messages in flight x " + human_bytes(kPerMessage) +
-                  " + " + std::to_string(node_pairs) + " routes x " + human_bytes(kPerNodePair) +
-                  " + base " + human_bytes(kBase) + undeclared_footprints(run.planned);
+                  std::to_string(messages) + " messages in flight (" + busiest + ") x " +
+                  human_bytes(kPerMessage) + " + " + std::to_string(node_pairs) + " routes x " +
+                  human_bytes(kPerNodePair) + " + platform " + human_bytes(platform) + " + base " +
+                  human_bytes(kBase) + undeclared_footprints(run.planned);
   return estimate;
 }
 

@@ -24,9 +24,11 @@ constexpr std::int64_t kPerHost = 2 * KiB;    // a host of a node that runs rank
 constexpr int kPayloadCopies = 5;  // send, receive, expected, temporaries, messages in transit
 constexpr int kSampledRows = 256;  // payload bytes: rows of the P x P matrix summed, scaled up
 
+}  // namespace
+
 // Links and routers SimGrid creates for the platform, and hosts for the nodes the run uses
 // (platforms/simgrid/builder.cpp).
-std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
+std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
   std::int64_t links = 2 * nodes_used;  // NIC cable and loopback of each used node
   std::int64_t routers = 0;
   switch (spec.topology) {
@@ -55,6 +57,20 @@ std::int64_t platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used) {
   }
   return links * kPerLink + routers * kPerRouter + nodes_used * kPerHost;
 }
+
+std::int64_t nodes_built(const PlatformSpec& spec, std::int64_t ranks,
+                         const std::string& placement) {
+  if (placement != "contiguous") return spec.node_count();
+  return (ranks + spec.ranks_per_node - 1) / spec.ranks_per_node;
+}
+
+std::string guarded_label(const Configuration& config, int ranks, int ranks_per_node,
+                          const std::string& vendor) {
+  if (config.algorithm->family != Family::vendor) return config.label();
+  return vendor_label(vendor, ranks, ranks_per_node);
+}
+
+namespace {
 
 // Bytes of every block, from a sample of the P x P matrix's rows (all of them up to 256).
 std::int64_t payload_bytes(const Workload& workload) {
@@ -121,18 +137,20 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   const double P = run.ranks;
   const int rpn = run.platform.ranks_per_node;
   // Placement other than contiguous builds the whole machine (platforms/simgrid/builder.hpp).
-  const std::int64_t nodes = run.options.placement == "contiguous"
-                                 ? (std::int64_t{run.ranks} + rpn - 1) / rpn
-                                 : std::int64_t{run.platform.node_count()};
+  const std::int64_t nodes = nodes_built(run.platform, run.ranks, run.options.placement);
   // Messages in flight: the largest configuration's. Mailboxes, one per (sender, receiver, kind),
   // are kept for the whole process: configurations that talk to other peers add theirs, up to
   // P − 1 per kind (data, and metadata: sizes and values).
   std::int64_t in_flight = 1;
+  std::string busiest;  // the configuration with the most messages in flight
   double data_peers = 0, meta_peers = 0;
   for (const Planned& item : run.planned) {
     const std::string& vendor = run.options.vendor;
     const MessageFootprint footprint = message_footprint(item.config, run.ranks, rpn, vendor);
-    in_flight = std::max(in_flight, footprint.in_flight);
+    if (busiest.empty() || footprint.in_flight > in_flight) {
+      in_flight = std::max(in_flight, footprint.in_flight);
+      busiest = guarded_label(item.config, run.ranks, rpn, vendor);
+    }
     data_peers += static_cast<double>(footprint.data_peers);
     meta_peers += static_cast<double>(footprint.metadata_peers);
   }
@@ -140,7 +158,7 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   const double ranks = P * kPerRank + P * P * kPerRankSquared;
   const double messages =
       P * (static_cast<double>(in_flight) * kPerMessage + std::max(0.0, mailboxes) * kPerMailbox);
-  const double platform = static_cast<double>(platform_bytes(run.platform, nodes));
+  const double platform = static_cast<double>(simgrid_platform_bytes(run.platform, nodes));
   const double payload =
       run.options.payload ? kPayloadCopies * static_cast<double>(payload_bytes(run.workload)) : 0;
   const double total = kBase + ranks + messages + platform + payload;
@@ -151,8 +169,9 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
   MemoryEstimate estimate;
   estimate.bytes = bytes(total);
   estimate.what = std::to_string(run.ranks) + " ranks " + human_bytes(bytes(ranks)) +
-                  ", messages (" + std::to_string(in_flight) + " in flight per rank) " +
-                  human_bytes(bytes(messages)) + ", platform " + human_bytes(bytes(platform)) +
+                  ", messages (" + std::to_string(in_flight) + " in flight per rank, " + busiest +
+                  ") " + human_bytes(bytes(messages)) + ", platform " +
+                  human_bytes(bytes(platform)) +
                   (run.options.payload ? ", payload " + human_bytes(bytes(payload)) : "") +
                   undeclared_footprints(run.planned);
   return estimate;

@@ -15,6 +15,20 @@ namespace a2a::sim {
 
 MemoryEstimate estimate_simgrid_memory(const RunShape& run);
 
+// The SimGrid platform of `spec` as built for a run on `nodes_used` nodes (links and routers of
+// the whole shape for tori and fat-trees, of the used groups for dragonflies, a host per used
+// node): both engines build it (the scale engine routes over it).
+std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes_used);
+// The nodes a run builds: the job's under contiguous placement, every node of the machine under
+// another (platforms/simgrid/builder.hpp).
+std::int64_t nodes_built(const PlatformSpec& spec, std::int64_t ranks,
+                         const std::string& placement);
+
+// "vendor (ompi: basic_linear)" for the vendor, the label otherwise: what the memory guard names
+// as the configuration that needs the most.
+std::string guarded_label(const Configuration& config, int ranks, int ranks_per_node,
+                          const std::string& vendor);
+
 // One rank's messages under `config` as the algorithm declares them (AlgorithmInfo::footprint),
 // clamped to P − 1; `vendor` as the modeled MPI's choice (sim/vendor_model.hpp); a Comm::
 // vendor_alltoall call adds the engine's linear exchange (32 in flight, every peer). An algorithm

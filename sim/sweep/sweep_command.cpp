@@ -1,22 +1,28 @@
 // `a2a sweep`: options, resume, shards and merging, progress; see sweep_command.hpp.
 #include "sim/sweep/sweep_command.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <thread>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
 #include "sim/resource_guard.hpp"
 #include "sim/sweep/shard_paths.hpp"
 #include "sim/sweep/sweep_plan.hpp"
@@ -72,7 +78,42 @@ void check_out(const std::string& out) {
   if (extension != ".csv" && extension != ".json") {
     throw InputError("--out " + out + ": expected a .csv or .json file name");
   }
+  // The sweep reads its output back to resume and appends rows as they finish: a file only.
+  if (check_output("--out", out).through) {
+    throw InputError("--out " + out + ": cannot write: not a regular file (a sweep reads its " +
+                     "output back to resume)");
+  }
 }
+
+// One a2a sweep at a time writes a file: two appending to the same output lost one's rows. An
+// advisory lock (flock) on FILE.lock, held while the sweep runs and removed when it ends; a second
+// sweep on the same file is refused as one line. (A sweep that opened the lock file just before it
+// was removed, and locks it just after, would go unnoticed: a window of a few instructions.)
+class WriterLock {
+ public:
+  explicit WriterLock(const std::string& path) : lock_path_(path + ".lock") {
+    fd_ = open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      throw InputError("--out " + path + ": cannot create the lock file " + lock_path_ + ": " +
+                       std::strerror(errno));
+    }
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      close(fd_);
+      throw InputError("--out " + path + ": another a2a sweep is writing it (" + lock_path_ +
+                       " is locked); wait for it to end");
+    }
+  }
+  ~WriterLock() {
+    unlink(lock_path_.c_str());  // while still locked: no other sweep holds it
+    close(fd_);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  std::string lock_path_;
+  int fd_ = -1;
+};
 
 // Where a JSON output's finished rows wait until the JSON is rewritten (CSV outputs are their own).
 std::string journal_of(const std::string& out) {
@@ -259,8 +300,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
   CLI::App* sweep = app.add_subcommand(
       "sweep", "simulate a grid of configurations in parallel, resumable (docs/sweeps.md)");
   sweep->add_option("sweep", options.sweep, "sweep YAML file (a scenario whose keys may be lists)");
-  sweep->add_option("--out", options.out,
-                    "results FILE.csv or FILE.json; rows already in it are not computed again");
+  cli::add_output_option(
+      *sweep, "--out", options.out,
+      "results FILE.csv or FILE.json; rows already in it are not computed again");
   sweep->add_option("-j,--jobs", options.jobs, "worker processes (default: one per core)");
   sweep->add_option("--shard", options.shard,
                     "K/N: compute only share K of N of the grid, into FILE.shard-K-of-N.csv");
@@ -322,6 +364,7 @@ int run_sweep(const SweepOptions& options) {
   check_out(options.out);
   if (options.merge) {
     if (!options.shard.empty()) throw InputError("--merge and --shard: choose one");
+    const WriterLock lock(options.out);
     return merge(options);
   }
   if (options.sweep.empty()) throw InputError("a sweep file is needed (a2a sweep SWEEP.yaml ...)");
@@ -329,6 +372,12 @@ int run_sweep(const SweepOptions& options) {
   const std::optional<Shard> shard = parse_shard(options.shard);
   SweepPlan plan =
       plan_sweep(options.sweep, load_sweep(options.sweep), !shard || shard->index == 0);
+  // Shards of one sweep run at once, each writing its own file: each locks that file.
+  std::optional<WriterLock> lock;
+  if (!options.dry_run) {
+    lock.emplace(shard ? sweep_files::shard_file(options.out, shard->index, shard->count)
+                       : options.out);
+  }
   RowSet written = rows_written(options.out);
   const Work work = select_rows(plan, written, shard);
   const int workers = static_cast<int>(std::clamp<size_t>(work.todo.size(), 1, jobs));

@@ -149,7 +149,7 @@ std::vector<RowCells> read_rows(const std::string& path) {
 void write_rows(const std::string& path, const std::string& sweep,
                 const std::vector<RowCells>& rows) {
   if (!is_json_path(path)) {
-    write_file_atomically(path, csv_text(rows));
+    write_output(path, csv_text(rows));
     return;
   }
   // One row per line, keys in column order: readable, and diffs line by line.
@@ -161,7 +161,7 @@ void write_rows(const std::string& path, const std::string& sweep,
     text += (r ? ",\n  " : "\n  ") + item.dump();
   }
   text += "\n]}\n";
-  write_file_atomically(path, text);
+  write_output(path, text);
 }
 
 bool RowSet::add(RowCells row) {
@@ -194,7 +194,7 @@ std::vector<RowCells> RowSet::ordered(const std::vector<std::string>& order) con
 
 RowJournal::RowJournal(const std::string& path, const std::vector<RowCells>& rows)
     : path_(path), rows_(rows.size()) {
-  write_file_atomically(path, csv_text(rows));
+  write_output(path, csv_text(rows));
   out_.open(path, std::ios::app | std::ios::binary);
   if (!out_) throw Error("cannot write " + path);
 }

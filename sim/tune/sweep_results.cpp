@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/registry.hpp"
 #include "sim/sweep/sweep_rows.hpp"
 
 namespace a2a::tune {
@@ -65,6 +66,13 @@ SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
   row.block_bytes = parse_block(field("block_bytes"));
   row.algorithm = field("algorithm");
   row.config = field("config");
+  // A configuration the catalog does not know (a hand-edited or foreign CSV) would be copied into
+  // the tuning table and fail only where the table is loaded, in an application's MPI_Init.
+  try {
+    configure(row.config, row.ranks, row.ranks_per_node);
+  } catch (const InvalidParameter& error) {
+    throw InputError("column 'config': " + std::string(error.what()));
+  }
   row.predicted_seconds = parse_seconds(field("predicted_seconds"), "predicted_seconds");
   row.check = field("check");
   row.where = where;

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "sim/tune/tune_command.hpp"
 
 namespace a2a::tune {
@@ -17,18 +19,18 @@ inline CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
   tune->add_option("--engine", options.filter.engine, "use only this engine's rows");
   tune->add_option("--ranks-per-node", options.filter.ranks_per_node,
                    "use only rows with this many ranks per node")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::number_in(1));
   tune->add_option("--workload", options.filter.workload,
                    "use only this workload (template such as uniform:max={S}, or family name)");
-  tune->add_option("--svg", options.svg, "write the map as an SVG heatmap");
-  tune->add_option("--area-svg", options.area_svg,
-                   "write the decision regions over log P x log S as SVG");
-  tune->add_option("--table", options.table,
-                   "write an a2a tuning table (A2A_TUNING, a2a_config_create_tuned)");
-  tune->add_option("--ompi", options.ompi,
-                   "write Open MPI coll/tuned dynamic rules for MPI_Alltoallv");
-  tune->add_option("--mpich", options.mpich,
-                   "write an MPICH collective-selection JSON subtree for MPI_Alltoallv");
+  cli::add_output_option(*tune, "--svg", options.svg, "write the map as an SVG heatmap");
+  cli::add_output_option(*tune, "--area-svg", options.area_svg,
+                         "write the decision regions over log P x log S as SVG");
+  cli::add_output_option(*tune, "--table", options.table,
+                         "write an a2a tuning table (A2A_TUNING, a2a_config_create_tuned)");
+  cli::add_output_option(*tune, "--ompi", options.ompi,
+                         "write Open MPI coll/tuned dynamic rules for MPI_Alltoallv");
+  cli::add_output_option(*tune, "--mpich", options.mpich,
+                         "write an MPICH collective-selection JSON subtree for MPI_Alltoallv");
   return tune;
 }
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
 #include "sim/report.hpp"
 #include "sim/tune/library_rules.hpp"
@@ -69,30 +70,33 @@ void print_map(std::ostream& out, const TuningMap& map) {
   if (without_vendor) out << without_vendor << " cell(s) without a vendor row: no speed-up\n";
 }
 
-// The texts of every requested output, made before any file is written.
+// The texts of every requested output, made before anything is printed or written: an output
+// that cannot be made (Open MPI rules from a sweep without Open MPI's algorithms) is one error
+// line, not a map followed by an error and none of the other files.
 struct Output {
   std::string path, what, text;
+  std::string notes;  // printed before the file is written
 };
 
 std::vector<Output> make_outputs(const TuneOptions& options, const TuningMap& map,
                                  const std::string& sources) {
   std::vector<Output> outputs;
   if (!options.table.empty()) {
-    outputs.push_back({options.table, "a2a tuning table", tuning_table_text(map, sources)});
+    outputs.push_back({options.table, "a2a tuning table", tuning_table_text(map, sources), ""});
   }
   if (!options.ompi.empty()) {
     LibraryRules rules = open_mpi_rules(map, sources);
-    std::cout << "\nOpen MPI (" << options.ompi << "):\n  " << joined(rules.notes, "\n  ") << "\n";
-    outputs.push_back({options.ompi, "Open MPI coll/tuned rules", std::move(rules.text)});
+    outputs.push_back({options.ompi, "Open MPI coll/tuned rules", std::move(rules.text),
+                       "Open MPI (" + options.ompi + "):\n  " + joined(rules.notes, "\n  ")});
   }
   if (!options.mpich.empty()) {
     LibraryRules rules = mpich_rules(map);
-    std::cout << "\nMPICH (" << options.mpich << "):\n  " << joined(rules.notes, "\n  ") << "\n";
-    outputs.push_back({options.mpich, "MPICH selection JSON", std::move(rules.text)});
+    outputs.push_back({options.mpich, "MPICH selection JSON", std::move(rules.text),
+                       "MPICH (" + options.mpich + "):\n  " + joined(rules.notes, "\n  ")});
   }
-  if (!options.svg.empty()) outputs.push_back({options.svg, "heatmap", heatmap_svg(map)});
+  if (!options.svg.empty()) outputs.push_back({options.svg, "heatmap", heatmap_svg(map), ""});
   if (!options.area_svg.empty()) {
-    outputs.push_back({options.area_svg, "decision regions", regions_svg(map)});
+    outputs.push_back({options.area_svg, "decision regions", regions_svg(map), ""});
   }
   return outputs;
 }
@@ -105,6 +109,11 @@ bool wants_files(const TuneOptions& options) {
 }  // namespace
 
 int run_tune(const TuneOptions& options) {
+  check_outputs({{"--table", options.table},
+                 {"--ompi", options.ompi},
+                 {"--mpich", options.mpich},
+                 {"--svg", options.svg},
+                 {"--area-svg", options.area_svg}});
   std::vector<SweepRow> rows;
   for (const std::string& path : options.sweeps) {
     std::vector<SweepRow> more = read_sweep(path);
@@ -121,16 +130,20 @@ int run_tune(const TuneOptions& options) {
                      "); an output file describes one: choose it with --platform, --engine, "
                      "--ranks-per-node or --workload");
   }
+  const std::vector<Output> outputs =
+      wants_files(options) ? make_outputs(options, maps.front(), sources) : std::vector<Output>{};
   std::cout << "# a2a tune: " << sources << "\n";
   for (const TuningMap& map : maps) {
     std::cout << "\n";
     print_map(std::cout, map);
   }
-  if (!wants_files(options)) return 0;
-  const std::vector<Output> outputs = make_outputs(options, maps.front(), sources);
+  if (outputs.empty()) return 0;
+  for (const Output& output : outputs) {
+    if (!output.notes.empty()) std::cout << "\n" << output.notes << "\n";
+  }
   std::cout << "\n";
   for (const Output& output : outputs) {
-    write_file_atomically(output.path, output.text);
+    write_output(output.path, output.text);
     std::cout << "wrote " << output.path << " (" << output.what << ")\n";
   }
   return 0;

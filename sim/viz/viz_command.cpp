@@ -3,9 +3,13 @@
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
+#include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "cli/output_option.hpp"
+#include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
+#include "sim/resource_guard.hpp"
 #include "sim/vendor_model.hpp"
 #include "sim/viz/viewer_page.hpp"
 #include "workloads/plan.hpp"
@@ -43,11 +47,12 @@ CLI::App* add_viz_subcommand(CLI::App& app, VizOptions& options) {
   viz->add_option("-P,--ranks", options.ranks, "number of ranks, 1..64");
   viz->add_option("-w,--workload", options.workload, "workload spec (`a2a list workloads`)")
       ->capture_default_str();
-  viz->add_option("-o,--output", options.output, "the HTML file to write");
+  cli::add_output_option(*viz, "-o,--output", options.output, "the HTML file to write");
   viz->add_option("--platform", options.platform, "platform preset or YAML file")
       ->capture_default_str();
   viz->add_option("--ranks-per-node", options.ranks_per_node,
-                  "ranks per node (default: the platform's)");
+                  "ranks per node (default: the platform's)")
+      ->check(cli::number_in(1));
   viz->add_option("--layout", options.layout,
                   "buffer layout: packed (blocks in rank order) or gaps (a2a-mpi verify's)")
       ->capture_default_str();
@@ -59,15 +64,12 @@ CLI::App* add_viz_subcommand(CLI::App& app, VizOptions& options) {
 int run_viz(const VizOptions& options) {
   if (options.algorithm.empty()) throw InputError("--algorithm: required (e.g. parlogna:radix=3)");
   if (options.output.empty()) throw InputError("--output: required (the HTML file to write)");
+  check_outputs({{"--output", options.output}});
   if (options.ranks < 1 || options.ranks > kMaxViewerRanks) {
     throw InputError("-P " + std::to_string(options.ranks) + ": the viewer shows 1 to " +
                      std::to_string(kMaxViewerRanks) + " ranks");
   }
   PlatformSpec platform = load_platform(options.platform);
-  if (options.ranks_per_node < 0) {
-    throw InputError("--ranks-per-node " + std::to_string(options.ranks_per_node) +
-                     ": must be >= 1");
-  }
   if (options.ranks_per_node > 0) platform.ranks_per_node = options.ranks_per_node;
   const LayoutStyle layout = layout_style(options.layout);
   std::unique_ptr<Workload> workload;
@@ -97,6 +99,10 @@ int run_viz(const VizOptions& options) {
     throw InputError(config.label() + " does not apply to " + workload->spec() + " (" +
                      options.layout + " layout): " + *reason);
   }
+  // The recording carries every byte: 1 TiB blocks would end in std::bad_alloc, 1 MB blocks at
+  // P = 64 in swap.
+  check_memory(recorder::recording_memory(platform, config, *workload, layout, options.vendor),
+               MemoryLimit{available_memory(), "available memory"}, "payload-mode SimGrid");
   recorder::Recorder recorder(platform, options.ranks, options.vendor);
   const recorder::Recording recording = recorder.record(config, *workload, layout);
   // The page's own check, made here first: a recording that misplaces a block is a recorder bug.
@@ -104,7 +110,7 @@ int run_viz(const VizOptions& options) {
     throw Error(recording.label + ": the recording's final state is wrong: " + misplaced.front());
   }
   const std::string page = viewer_html(recording);
-  write_file_atomically(options.output, page);
+  write_output(options.output, page);
   std::printf("%s: %s, P=%d, %s: %zu steps, %.1f KiB\n", options.output.c_str(),
               recording.label.c_str(), recording.ranks, recording.workload.c_str(),
               recording.steps.size() - 1, static_cast<double>(page.size()) / 1024.0);

@@ -36,7 +36,7 @@ for file in "${files[@]}"; do
     --set simulation.payload=true 2>&1)
   code=$?
   echo "$replay"
-  passes=$(grep -cE '^[0-9]+ .* pass ' <<<"$replay")
+  passes=$(grep -cE '^[0-9]+ .* pass( |$)' <<<"$replay")
   if [ $code -ne 0 ] || [ "$passes" -ne 5 ]; then
     echo "FAIL $name: replay exit code $code, $passes of 5 configurations passed"; exit 1
   fi

@@ -303,7 +303,8 @@ TEST_CASE("loader errors name the file, the line and the key") {
        "test.yaml:10: key 'routing': 'adaptive' is not supported"},
       {replace(kStar, "kind: star", "kind: mesh"),
        "test.yaml:3: key 'topology.kind': unknown topology 'mesh'"},
-      {replace(kStar, "name: s", "name: s\nname: t"), "test.yaml:2: key 'name': given twice"},
+      {replace(kStar, "name: s", "name: s\nname: t"),
+       "test.yaml:2: key 'name' given twice (first at line 1)"},
       // Keys the topology does not use.
       {std::string(kStar) + "global_link: {bandwidth: 1GBps, latency: 1us}\n",
        "test.yaml:10: key 'global_link': only for dragonfly"},
