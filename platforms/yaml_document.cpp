@@ -2,7 +2,11 @@
 #include "platforms/yaml_document.hpp"
 
 #include <map>
+#include <optional>
+#include <sstream>
 #include <vector>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "algorithms/errors.hpp"
 
@@ -38,16 +42,45 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& path,
   }
 }
 
+// Notes where each document starts and ignores the rest of the parse.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// Where a second document starts, if the text has one. The parser is asked for two documents at
+// most: YAML::LoadAll loops for ever on some malformed input (yaml-cpp 0.7; found by
+// fuzz_scenario on ",\xbf r h`").
+std::optional<YAML::Mark> second_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  if (!parser.HandleNextDocument(starts)) return std::nullopt;
+  if (!parser.HandleNextDocument(starts)) return std::nullopt;
+  return starts.starts.size() > 1 ? starts.starts[1] : YAML::Mark::null_mark();
+}
+
 }  // namespace
 
 YAML::Node parse_single_document(const std::string& text, const std::string& origin,
                                  const std::string& key) {
-  const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-  if (documents.size() > 1) {
-    throw InputError(origin + ":" + line_of(documents[1].Mark()) +
+  const YAML::Node root = YAML::Load(text);
+  if (const auto second = second_document(text)) {
+    throw InputError(origin + ":" + line_of(*second) +
                      ": a second YAML document: one document per file");
   }
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   reject_duplicate_keys(root, key, origin);
   return root;
 }
