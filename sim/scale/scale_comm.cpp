@@ -26,12 +26,6 @@ Bytes total_bytes(Pieces pieces, std::int64_t* count = nullptr) {
   return bytes;
 }
 
-// Blocks named by a message's runs (without enumerating them).
-std::int64_t run_block_count(BlockRuns runs) {
-  std::int64_t blocks = 0;
-  runs([&](const BlockRun& run) { blocks += std::max<std::int64_t>(run.count, 0); });
-  return blocks;
-}
 Bytes total_bytes(Moves moves) {
   Bytes bytes = 0;
   moves([&](const Move& move) { bytes += move.bytes; });
@@ -131,11 +125,13 @@ Request ScaleComm::isend(int peer, Pieces pieces) {
   return send_data(peer, bytes, count > 1);
 }
 
-Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Described()> pieces,
-                           const char* what) const {
+Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what,
+                           std::int64_t* blocks) const {
   Bytes bytes = 0;
+  std::int64_t named = 0;
   runs([&](const BlockRun& run) {
     if (run.count <= 0) return;
+    named += run.count;
     if (run.first.src < 0 || run.first.src >= size() || run.first.dst < 0 ||
         run.first.dst >= size() || run.src_step < 0 || run.src_step >= size() || run.dst_step < 0 ||
         run.dst_step >= size()) {
@@ -159,6 +155,7 @@ Bytes ScaleComm::run_bytes(BlockRuns runs, FunctionRef<Described()> pieces,
                               " bytes described by runs of other blocks than its pieces");
     }
   }
+  if (blocks) *blocks = named;
   return bytes;
 }
 
@@ -176,9 +173,10 @@ std::uint64_t ScaleComm::run_blocks(BlockRuns runs) const {
 }
 
 Request ScaleComm::isend_runs(int peer, BlockRuns runs, Pieces pieces) {
+  std::int64_t blocks = 0;
   const Bytes bytes = run_bytes(
-      runs, [&] { return described(pieces); }, "a message");
-  return send_data(peer, bytes, run_block_count(runs) > 1);
+      runs, [&] { return described(pieces); }, "a message", &blocks);
+  return send_data(peer, bytes, blocks > 1);
 }
 
 // A message of several pieces is packed into one buffer first, as the MPI backend does

@@ -68,7 +68,9 @@ class ScaleComm final : public Comm {
   void spend_copying(double seconds);  // CPU time copying memory: the clock and copy_seconds
   // Bytes of the runs, from the lazy workload's run sums; under check_sizes the runs' bytes and
   // blocks are compared with the pieces' (`what` names the operation in the error).
-  Bytes run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what) const;
+  // `blocks`, when given, receives the number of blocks the runs name.
+  Bytes run_bytes(BlockRuns runs, FunctionRef<Described()> pieces, const char* what,
+                  std::int64_t* blocks = nullptr) const;
   std::uint64_t run_blocks(BlockRuns runs) const;
   // Suspends until the request is done (`why` for deadlock reports), then frees it.
   void wait_slot(int id, RankState::Waiting why);

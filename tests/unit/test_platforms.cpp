@@ -154,6 +154,24 @@ TEST_CASE("a full description fills every field and optional keys take their def
   CHECK(dragonfly.memory_copy_bandwidth == 3e9);
   CHECK(near(dragonfly.group_launch_overhead, 5e-6));
   CHECK(dragonfly.intra_node.latency == 0);
+  CHECK(dragonfly.dragonfly_local_links_per_router_pair == 1);  // the default
+  CHECK(dragonfly.pack_bandwidth == 0);                         // packing free by default
+
+  // Parallel local cables: a positive integer, named with its line when it is not.
+  const std::string cabled =
+      "name: d\n"
+      "topology: {kind: dragonfly, groups: 2, routers_per_group: 2, nodes_per_router: 1,\n"
+      "           global_links_per_router: 1, local_links_per_router_pair: LINKS}\n"
+      "link: {bandwidth: 1GBps, latency: 1us}\n"
+      "ranks_per_node: 1\n"
+      "intra_node: {bandwidth: 1GBps, latency: 0}\n"
+      "pack_bandwidth: 2GBps\n";
+  const PlatformSpec three = parse_platform(replace(cabled, "LINKS", "3"), "c.yaml");
+  CHECK(three.dragonfly_local_links_per_router_pair == 3);
+  CHECK(three.pack_bandwidth == 2e9);
+  CHECK(error_of(replace(cabled, "LINKS", "0"))
+            .find("key 'topology.local_links_per_router_pair': must be a positive integer") !=
+        std::string::npos);
 
   const PlatformSpec tree = parse_platform(
       "name: f\n"
@@ -287,6 +305,10 @@ TEST_CASE("loader errors name the file, the line and the key") {
        "test.yaml:10: key 'message_overhead': must not be negative"},
       {std::string(kStar) + "memory_copy_bandwidth: 0\n",
        "test.yaml:10: key 'memory_copy_bandwidth': must be positive"},
+      {std::string(kStar) + "pack_bandwidth: fast\n",
+       "test.yaml:10: key 'pack_bandwidth': 'fast' is not a bandwidth"},
+      {replace(kStar, "  nodes: 4", "  nodes: 4\n  local_links_per_router_pair: 2"),
+       "test.yaml:5: key 'topology.local_links_per_router_pair': unknown key"},
       {replace(kStar, "ranks_per_node: 2", "ranks_per_node:"),
        "test.yaml:6: key 'ranks_per_node': has no value"},
       {std::string(kStar) + "message_overhead:\n",
