@@ -2,6 +2,7 @@
 // with the catalog's own round arithmetic so a declaration follows the code it describes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "algorithms/bruck/bruck_indices.hpp"
@@ -10,9 +11,11 @@
 namespace a2a::footprint {
 
 // Distinct partners of radix-r rounds over `ranks` ranks: r − 1 per digit position (an upper
-// bound of round_count, which is smaller when the top digit of P − 1 is below r − 1).
+// bound of round_count, which is smaller when the top digit of P − 1 is below r − 1), and never
+// more than the ranks − 1 others (a radix above `ranks`, e.g. ParLogNa's across few nodes).
 inline std::int64_t radix_peers(int ranks, int radix) {
-  return std::int64_t{radix - 1} * bruck::digit_positions(ranks, radix);
+  return std::min<std::int64_t>(ranks - 1,
+                                std::int64_t{radix - 1} * bruck::digit_positions(ranks, radix));
 }
 
 // Direct exchanges with every other rank, `in_flight` messages posted at once.

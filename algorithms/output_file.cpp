@@ -18,11 +18,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Paths under /dev and /proc name streams and devices (/dev/stdout is a link to /proc/self/fd/1,
-// which may be a pipe, a terminal or a file the shell opened): write to them, never replace them.
+// The standard streams and descriptors (/dev/stdout is a link to /proc/self/fd/1, which may be a
+// pipe, a terminal or a file the shell opened) and /proc: write to them, never replace them. Other
+// paths under /dev (devices, but also /dev/shm, a plain tmpfs directory) go by their file type.
 bool names_a_stream(const fs::path& path) {
   const std::string text = path.lexically_normal().string();
-  return text.rfind("/dev/", 0) == 0 || text.rfind("/proc/", 0) == 0;
+  for (const char* prefix : {"/dev/std", "/dev/fd/", "/proc/"})
+    if (text.rfind(prefix, 0) == 0) return true;
+  return false;
 }
 
 // Follows symbolic links so that the link's target is written and the link kept.
@@ -62,9 +65,12 @@ bool same_file(const OutputTarget& a, const OutputTarget& b) {
   if (is_character_device(a) && is_character_device(b)) return false;  // /dev/null twice is fine
   std::error_code error;
   if (fs::equivalent(a.path, b.path, error)) return true;
-  // Files not yet created: the same name once made absolute and normalised.
-  return fs::weakly_canonical(fs::absolute(a.path), error) ==
-         fs::weakly_canonical(fs::absolute(b.path), error);
+  // Files not yet created: the same name once made absolute and normalised (two paths that
+  // cannot be resolved are not thereby the same).
+  const fs::path first = fs::weakly_canonical(fs::absolute(a.path), error);
+  if (error) return false;
+  const fs::path second = fs::weakly_canonical(fs::absolute(b.path), error);
+  return !error && first == second;
 }
 
 // Writes and flushes `text`; returns the OS reason of a failure, empty on success.

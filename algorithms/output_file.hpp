@@ -27,7 +27,7 @@ OutputTarget check_output(const std::string& option, const std::string& path);
 // check_output for every (option, path) whose path was given (non-empty), and refuses two options
 // naming the same file (after resolving links), which would silently keep only one of the texts.
 // Character devices (/dev/null) may be named twice. An option given with an empty path is
-// refused by the command line (output_path_validator in the CLI code).
+// refused by the command line (cli/output_option.hpp, add_output_option).
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // Writes `text` to `path` as its OutputTarget says. Throws Error("cannot write PATH: REASON").

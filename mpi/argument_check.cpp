@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -36,12 +37,19 @@ std::string arguments_of(int from, const std::string& mine, int rank) {
   return text;
 }
 
+// The arguments as a command line shows them: separated by spaces.
+std::string readable(std::string arguments) {
+  if (!arguments.empty() && arguments.back() == '\0') arguments.pop_back();
+  std::replace(arguments.begin(), arguments.end(), '\0', ' ');
+  return arguments;
+}
+
 }  // namespace
 
 std::string joined_arguments(int argc, char** argv) {
   std::string text;
   for (int i = 1; i < argc; ++i)
-    text += (i > 1 ? " " : "") + std::string(argv[i]);
+    text += std::string(argv[i]) + '\0';
   return text;
 }
 
@@ -59,8 +67,8 @@ std::string argument_mismatch(const std::string& arguments) {
     if (first < 0) first = r;
   }
   if (differing == 0) return {};
-  const std::string rank0 = arguments_of(0, arguments, rank);
-  const std::string other = arguments_of(first, arguments, rank);
+  const std::string rank0 = readable(arguments_of(0, arguments, rank));
+  const std::string other = readable(arguments_of(first, arguments, rank));
   return "the ranks were started with different arguments: rank 0 got '" + rank0 + "', rank " +
          std::to_string(first) + " got '" + other + "' (" + std::to_string(differing) + " of " +
          std::to_string(ranks) +

@@ -7,12 +7,13 @@
 
 namespace a2a::mpi {
 
-// The arguments after the program name, joined by spaces, as the check compares them.
+// The arguments after the program name, each ended by '\0', as the check compares them (so that
+// `-w "a b"` and `-w a b` differ).
 std::string joined_arguments(int argc, char** argv);
 
-// Collective over MPI_COMM_WORLD: empty when every rank got `arguments`; else one line naming the
-// first rank that differs from rank 0 and both argument lists (the same line on every rank, for
-// rank 0 to print).
+// Collective over MPI_COMM_WORLD: empty when every rank got `arguments`; else, on rank 0 (the one
+// that prints it), one line naming the first rank that differs from rank 0 and both argument
+// lists; other ranks get a line without the other rank's arguments.
 std::string argument_mismatch(const std::string& arguments);
 
 }  // namespace a2a::mpi

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -18,15 +19,19 @@ std::string line_of(const YAML::Mark& mark) {
   return mark.line >= 0 ? std::to_string(mark.line + 1) : "?";
 }
 
-// Walks every mapping of the tree; `path` is the dotted key of `node` ("" at the top).
+// Walks every mapping of the tree once; `path` is the dotted key of `node` ("" at the top).
+// `visited` holds the collections already walked, by where they start: an alias shares its
+// anchor's node, so `&a [*a]` (a node containing itself, which yaml-cpp builds) ends the walk
+// instead of recursing for ever, and nested aliases are not walked again and again.
 void reject_duplicate_keys(const YAML::Node& node, const std::string& path,
-                           const std::string& origin) {
+                           const std::string& origin, std::set<int>& visited) {
+  if (!node.IsSequence() && !node.IsMap()) return;
+  if (!visited.insert(node.Mark().pos).second) return;
   if (node.IsSequence()) {
     for (size_t i = 0; i < node.size(); ++i)
-      reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", origin);
+      reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", origin, visited);
     return;
   }
-  if (!node.IsMap()) return;
   std::map<std::string, YAML::Mark> seen;
   for (const auto& item : node) {
     // Keys that are lists or mappings are each loader's error to name; only names can repeat.
@@ -38,7 +43,7 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& path,
       throw InputError(origin + ":" + line_of(item.first.Mark()) + ": key '" + full +
                        "' given twice (first at line " + line_of(first->second) + ")");
     }
-    reject_duplicate_keys(item.second, full, origin);
+    reject_duplicate_keys(item.second, full, origin, visited);
   }
 }
 
@@ -81,7 +86,8 @@ YAML::Node parse_single_document(const std::string& text, const std::string& ori
     throw InputError(origin + ":" + line_of(*second) +
                      ": a second YAML document: one document per file");
   }
-  reject_duplicate_keys(root, key, origin);
+  std::set<int> visited;
+  reject_duplicate_keys(root, key, origin, visited);
   return root;
 }
 

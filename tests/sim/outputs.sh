@@ -6,6 +6,8 @@
 #   stdout   --csv - and --csv /dev/stdout: the rows on standard output
 #   device   a character device (a /dev/null node made in a scratch directory) stays a device
 #   sweep    a FIFO given as `a2a sweep --out` is refused (a sweep reads its output back)
+#   shm      a regular file under /dev/shm (a tmpfs, not a device) is replaced atomically like any
+#            other regular file, not written through as a stream
 set -u
 a2a=$1
 case_name=$2
@@ -57,6 +59,18 @@ case $case_name in
     [ $code -eq 2 ] || fail "expected exit code 2, got $code"
     grep -q "rows.csv: cannot write: not a regular file" <<<"$message" || fail "unexpected message"
     [ -p "$work/rows.csv" ] || fail "the FIFO was replaced"
+    ;;
+  shm)
+    [ -d /dev/shm ] && [ -w /dev/shm ] || { echo "SKIP: no writable /dev/shm"; exit 77; }
+    shm=$(mktemp -d /dev/shm/a2a-outputs.XXXXXX)
+    trap 'rm -rf "$work" "$shm"' EXIT
+    echo old >"$shm/rows.csv"
+    before=$(stat -c %i "$shm/rows.csv")
+    "${run[@]}" --csv "$shm/rows.csv" >/dev/null || fail "a2a run failed"
+    grep -Eq "$header" "$shm/rows.csv" || fail "no rows in $shm/rows.csv"
+    [ "$(stat -c %i "$shm/rows.csv")" != "$before" ] || fail "written through, not replaced atomically"
+    "${run[@]}" --csv "$shm/new.csv" >/dev/null || fail "a2a run failed on a new file"
+    grep -Eq "$header" "$shm/new.csv" || fail "no rows in a new file under /dev/shm"
     ;;
   *)
     fail "unknown case $case_name"

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/footprint.hpp"
 #include "algorithms/registry.hpp"
 #include "platforms/platform.hpp"
 #include "sim/recorder/recorder.hpp"
@@ -82,6 +83,14 @@ TEST_CASE(
   buffer.write(12, {{-1, -1, 0, 3}});  // a hole erases
   CHECK(buffer.read(10, 8) == Segments{{1, 2, 0, 2}, {-1, -1, 0, 3}, {1, 2, 5, 3}});
   CHECK(slice({{1, 2, 0, 4}, {5, 6, 0, 4}}, 2, 4) == Segments{{1, 2, 2, 2}, {5, 6, 0, 2}});
+}
+
+TEST_CASE("radix peers: r - 1 per digit position, never more than the other ranks") {
+  CHECK(footprint::radix_peers(8, 2) == 3);
+  CHECK(footprint::radix_peers(9, 3) == 4);
+  CHECK(footprint::radix_peers(4, 16) == 3);  // a radix above the ranks (ParLogNa on few nodes)
+  CHECK(footprint::radix_peers(2, 64) == 1);
+  CHECK(footprint::radix_peers(1, 2) == 0);
 }
 
 TEST_CASE("every catalog algorithm, recorded, ends with every block at its destination") {

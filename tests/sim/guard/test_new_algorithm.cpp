@@ -104,9 +104,14 @@ TEST_CASE("a2a model: the new algorithm is simulated and its line says no model"
   ModelOptions options;
   options.sets = {"ranks=4", "algorithms=[throwaway_declared, parlogna]"};
   std::ostringstream captured;
-  std::streambuf* const previous = std::cout.rdbuf(captured.rdbuf());
-  run_model(options);
-  std::cout.rdbuf(previous);
+  {
+    // Restores std::cout even if run_model throws (it must not point at a dead buffer after).
+    struct Capture {
+      std::streambuf* previous;
+      ~Capture() { std::cout.rdbuf(previous); }
+    } capture{std::cout.rdbuf(captured.rdbuf())};
+    run_model(options);
+  }
 
   const std::string out = captured.str();
   CAPTURE(out);
