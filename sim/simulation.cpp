@@ -43,8 +43,16 @@ std::unique_ptr<Simulation> make_simulation(const std::string& engine, const Pla
   throw InvalidParameter("unknown engine '" + engine + "' (known: simgrid, scale)");
 }
 
+std::int64_t caller_buffer_bytes(const Workload& workload, int rank, bool in_place) {
+  const int P = workload.ranks();
+  // Row `rank` of the count matrix (its sends) and column `rank` (its receives), as runs.
+  const std::int64_t sent = workload.run_count(rank, 0, 0, 1, P) * workload.element_bytes();
+  const std::int64_t received = workload.run_count(0, rank, 1, 0, P) * workload.element_bytes();
+  return in_place ? std::max(sent, received) : sent + received;
+}
+
 SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
-                    int trace_ranks) {
+                    int trace_ranks, const Configuration& config, const Workload& workload) {
   SimResult result;
   result.label = label;
   const int P = static_cast<int>(records.size());
@@ -53,6 +61,10 @@ SimResult summarize(const std::string& label, const std::vector<RankRecord>& rec
     const RankRecord& record = records[static_cast<size_t>(r)];
     finish[static_cast<size_t>(r)] = record.end - t0;
     result.max_per_rank.max_with(record.stats);
+    if (r < workload.ranks()) {
+      const std::int64_t buffers = caller_buffer_bytes(workload, r, config.algorithm->in_place);
+      result.working_bytes = std::max(result.working_bytes, buffers + record.stats.temp_peak);
+    }
     result.total.add(record.stats);
     for (const auto& [phase, seconds] : record.phase_seconds)
       result.phase_mean[phase] += seconds / P;

@@ -47,7 +47,10 @@ struct SimResult {
   double wait_mean = 0;                      // seconds blocked in waits, mean over ranks
   double copy_mean = 0;                      // seconds of local copies, mean over ranks
   RunStats max_per_rank;                     // element-wise maximum over ranks
-  RunStats total;                            // sums over ranks
+  // The most memory one rank works in: the caller's send and receive blocks (counted once, the
+  // larger, for an in-place algorithm) plus its temporaries at their peak; the maximum over ranks.
+  std::int64_t working_bytes = 0;
+  RunStats total;  // sums over ranks
   std::int64_t intra_node_bytes = 0;
   std::int64_t inter_node_bytes = 0;
   double wall_seconds = 0;               // the simulator's own time
@@ -74,9 +77,14 @@ const std::vector<std::string>& engine_names();
 std::unique_ptr<Simulation> make_simulation(const std::string& engine, const PlatformSpec& platform,
                                             int ranks, const SimOptions& options);
 
-// Turns every rank's record into a result (ranks' end times are relative to `t0`).
+// Turns every rank's record into a result (ranks' end times are relative to `t0`); `config` ran
+// on `workload` (for the working memory).
 SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
-                    int trace_ranks);
+                    int trace_ranks, const Configuration& config, const Workload& workload);
+
+// The bytes of `rank`'s send and receive blocks (not a layout's gaps between them): their sum, or
+// the larger for an in-place algorithm, which holds both in one array.
+std::int64_t caller_buffer_bytes(const Workload& workload, int rank, bool in_place);
 
 // "4 of 256 ranks never finished: rank 3 in receive from 2; ..."
 std::string unfinished_ranks(const std::vector<RankRecord>& records);
