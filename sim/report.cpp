@@ -116,8 +116,8 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
                     format_seconds(r.fastest) + ".." + format_seconds(r.predicted),
                     std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
                     human_bytes(r.max_per_rank.bytes_sent), human_bytes(r.max_per_rank.temp_peak),
-                    human_bytes(r.working_bytes), phases_text(r), format_seconds(r.wait_mean),
-                    r.check, format_seconds(r.wall_seconds)});
+                    r.working_bytes ? human_bytes(*r.working_bytes) : "-", phases_text(r),
+                    format_seconds(r.wait_mean), r.check, format_seconds(r.wall_seconds)});
   }
   std::vector<size_t> kept(headers.size());
   for (size_t i = 0; i < kept.size(); ++i)

@@ -99,7 +99,7 @@ RowCells measure_cells(const SimResult& r) {
           std::to_string(r.max_per_rank.bytes_sent),
           std::to_string(r.max_per_rank.meta_messages),
           std::to_string(r.max_per_rank.temp_peak),
-          std::to_string(r.working_bytes),
+          r.working_bytes ? std::to_string(*r.working_bytes) : "",
           csv_number(r.wait_mean),
           csv_number(r.copy_mean),
           std::to_string(r.intra_node_bytes),

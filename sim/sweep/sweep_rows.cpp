@@ -78,7 +78,7 @@ std::vector<RowCells> read_json_rows(const std::string& path) {
     for (const std::string& column : result_columns()) {
       if (!item.is_object() || !item.contains(column)) {
         throw InputError(path + ": row " + std::to_string(rows.size() + 1) + " has no '" + column +
-                         "'");
+                         "' (written by another version of a2a? docs/scenarios.md)");
       }
       try {
         row.push_back(cell_of(item[column]));

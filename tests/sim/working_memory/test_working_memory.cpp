@@ -56,6 +56,9 @@ TEST_CASE("working memory: buffers plus temporaries; an in-place algorithm's buf
   const sim::SimResult spread = simulate("spread_out", *workload);
   const sim::SimResult vendor = simulate("vendor", *workload);
 
+  REQUIRE(bitonic.working_bytes.has_value());
+  REQUIRE(spread.working_bytes.has_value());
+  REQUIRE(vendor.working_bytes.has_value());
   // The definition: send blocks + receive blocks (once for in place) + peak temporaries.
   CHECK(bitonic.working_bytes == n + bitonic.max_per_rank.temp_peak);
   CHECK(spread.working_bytes == 2 * n + spread.max_per_rank.temp_peak);
@@ -81,4 +84,17 @@ TEST_CASE("working memory on unequal blocks: the largest rank's sends plus recei
   }
   CHECK(spread.max_per_rank.temp_peak == 0);
   CHECK(spread.working_bytes == most);
+}
+
+TEST_CASE(
+    "working memory at scale: balanced workloads in O(P), others not summed beyond the bound") {
+  constexpr int kLarge = sim::kMaxSummedRanks * 2;
+  const auto balanced = make_workload("constant:size=64", kLarge);
+  const sim::BufferBytes& known = sim::buffer_bytes(*balanced);
+  REQUIRE(known.send.size() == static_cast<size_t>(kLarge));
+  CHECK(known.of(kLarge - 1, false) == 2 * std::int64_t{64} * kLarge);
+  CHECK(known.of(kLarge - 1, true) == std::int64_t{64} * kLarge);
+  // P² = 1.1·10^9 block sizes would take minutes: not summed, the column left empty.
+  const auto random = make_workload("uniform:max=64", kLarge);
+  CHECK(sim::buffer_bytes(*random).send.empty());
 }
