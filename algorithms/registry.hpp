@@ -86,6 +86,11 @@ struct AlgorithmInfo {
   // stands for the engine's own exchange, and for an algorithm that declares none: the guards then
   // assume P − 1 of everything and say so.
   std::function<MessageFootprint(const ExchangeShape&, const Params&)> footprint;
+  // True when the algorithm works in one array that holds the send data at the start and the
+  // receive data at the end (the paper's in-place exchange; it needs as many bytes sent as
+  // received): its working memory counts the caller's buffers once, not twice (docs/scenarios.md,
+  // "working_bytes").
+  bool in_place = false;
 };
 
 // One algorithm with its parameter values, e.g. parsed from "parlogna:radix=4".

@@ -133,7 +133,7 @@ def run(a2a, s, engine, workdir, cache):
         sys.exit(f"accuracy.py: error: {s['name']} ({engine}): {proc.stderr.strip()}")
     with open(out) as f:
         doc = json.load(f)
-    predicted = {r["algorithm"]: r["predicted_seconds"] for r in doc["results"]}
+    predicted = {r["label"]: r["predicted_seconds"] for r in doc["results"]}
     if cached:
         with open(cached + ".partial", "w") as f:
             json.dump({"predicted": predicted, "wall": wall}, f)

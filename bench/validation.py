@@ -234,7 +234,7 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
     def parsed(name, params):
         return name, dict(p.split("=") for p in params if p)
 
-    labels = [(parsed(r["algorithm"].split()[0], r["algorithm"].split()[1:]),
+    labels = [(parsed(r["label"].split()[0], r["label"].split()[1:]),
                r["predicted_seconds"]) for r in results]
     by_spec = dict(refused)
     for spec in configs:

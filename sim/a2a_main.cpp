@@ -71,8 +71,9 @@ int run(const RunOptions& options) {
   const std::vector<SimResult>& results = simulated.results;
   const ScenarioSummary summary = prepared.summary();
   print_ranked(std::cout, summary, results, options.wide ? 0 : table_width_limit());
-  if (!options.json.empty()) write_json(options.json, summary, results);
-  if (!options.csv.empty()) write_csv(options.csv, results);
+  const std::vector<RowCells> rows = result_rows(prepared, simulated);
+  if (!options.json.empty()) write_json(options.json, summary, rows, results);
+  if (!options.csv.empty()) write_csv(options.csv, rows);
   if (!options.trace.empty()) write_trace(options.trace, results);
   if (simulated.interrupted) {
     std::fprintf(stderr,

@@ -71,8 +71,8 @@ std::vector<size_t> columns_that_fit(const std::vector<std::string>& headers,
                                      const std::vector<std::vector<std::string>>& rows,
                                      size_t width) {
   // Header indices, least telling first: phases, sim wall, wait, bytes/rank, rank spread,
-  // msgs/rank, rounds, peak temp.
-  const size_t drop_order[] = {9, 12, 10, 7, 4, 6, 5, 8};
+  // msgs/rank, rounds, working memory, peak temp.
+  const size_t drop_order[] = {10, 13, 11, 7, 4, 6, 5, 9, 8};
   std::vector<size_t> kept;
   for (size_t i = 0; i < headers.size(); ++i)
     kept.push_back(i);
@@ -83,7 +83,7 @@ std::vector<size_t> columns_that_fit(const std::vector<std::string>& headers,
   return kept;
 }
 
-nlohmann::json stats_json(const RunStats& s) {
+nlohmann::ordered_json stats_json(const RunStats& s) {
   return {{"rounds", s.rounds},         {"messages", s.messages},
           {"bytes_sent", s.bytes_sent}, {"meta_messages", s.meta_messages},
           {"meta_bytes", s.meta_bytes}, {"copy_bytes", s.copy_bytes},
@@ -99,9 +99,9 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
       << summary.engine << ", vendor = " << summary.vendor << "\n# workload " << summary.workload
       << "\n";
   const std::vector<std::string> headers = {
-      "#",      "algorithm", "predicted",  "vs best",   "rank spread",
-      "rounds", "msgs/rank", "bytes/rank", "peak temp", "time by phase (mean)",
-      "wait",   "check",     "sim wall"};
+      "#",         "algorithm",  "predicted", "vs best", "rank spread",          "rounds",
+      "msgs/rank", "bytes/rank", "peak temp", "working", "time by phase (mean)", "wait",
+      "check",     "sim wall"};
   std::vector<std::vector<std::string>> rows;
   const auto order = ranked_order(results);
   const double best = results.empty() ? 0 : results[order.front()].predicted;
@@ -116,12 +116,13 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
                     format_seconds(r.fastest) + ".." + format_seconds(r.predicted),
                     std::to_string(r.max_per_rank.rounds), std::to_string(r.max_per_rank.messages),
                     human_bytes(r.max_per_rank.bytes_sent), human_bytes(r.max_per_rank.temp_peak),
-                    phases_text(r), format_seconds(r.wait_mean), r.check,
-                    format_seconds(r.wall_seconds)});
+                    r.working_bytes ? human_bytes(*r.working_bytes) : "-", phases_text(r),
+                    format_seconds(r.wait_mean), r.check, format_seconds(r.wall_seconds)});
   }
-  const std::vector<size_t> kept =
-      width > 0 ? columns_that_fit(headers, rows, static_cast<size_t>(width))
-                : std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  std::vector<size_t> kept(headers.size());
+  for (size_t i = 0; i < kept.size(); ++i)
+    kept[i] = i;
+  if (width > 0) kept = columns_that_fit(headers, rows, static_cast<size_t>(width));
   TextTable table(pick(headers, kept));
   for (const auto& row : rows)
     table.add(pick(row, kept));
@@ -132,8 +133,8 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
 }
 
 void write_json(const std::string& path, const ScenarioSummary& summary,
-                const std::vector<SimResult>& results) {
-  nlohmann::json doc;
+                const std::vector<RowCells>& rows, const std::vector<SimResult>& results) {
+  nlohmann::ordered_json doc;
   doc["scenario"] = summary.scenario;
   doc["platform"] = summary.platform;
   doc["workload"] = summary.workload;
@@ -141,72 +142,21 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
   doc["ranks_per_node"] = summary.ranks_per_node;
   doc["engine"] = summary.engine;
   doc["vendor"] = summary.vendor;
-  doc["results"] = nlohmann::json::array();
-  for (const SimResult& r : results) {
-    doc["results"].push_back({
-        {"algorithm", r.label},
-        {"predicted_seconds", r.predicted},
-        {"fastest_rank_seconds", r.fastest},
-        {"median_rank_seconds", r.median},
-        {"phase_seconds_mean", r.phase_mean},
-        {"wait_seconds_mean", r.wait_mean},
-        {"copy_seconds_mean", r.copy_mean},
-        {"max_per_rank", stats_json(r.max_per_rank)},
-        {"total", stats_json(r.total)},
-        {"intra_node_bytes", r.intra_node_bytes},
-        {"inter_node_bytes", r.inter_node_bytes},
-        {"simulator_wall_seconds", r.wall_seconds},
-        {"check", r.check},
-    });
+  doc["results"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < rows.size() && i < results.size(); ++i) {
+    const SimResult& r = results[i];
+    nlohmann::ordered_json item = row_json(rows[i]);
+    item["label"] = r.label;
+    item["phase_seconds_mean"] = r.phase_mean;
+    item["max_per_rank"] = stats_json(r.max_per_rank);
+    item["total"] = stats_json(r.total);
+    doc["results"].push_back(std::move(item));
   }
   write_output(path, doc.dump(2) + "\n");
 }
 
-std::string csv_number(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
-}
-
-const std::vector<std::string>& result_csv_columns() {
-  static const std::vector<std::string> columns = {"predicted_seconds",      "fastest_rank_seconds",
-                                                   "median_rank_seconds",    "rounds",
-                                                   "messages_per_rank",      "bytes_per_rank",
-                                                   "meta_messages_per_rank", "temp_peak_bytes",
-                                                   "wait_seconds_mean",      "copy_seconds_mean",
-                                                   "intra_node_bytes",       "inter_node_bytes",
-                                                   "simulator_wall_seconds", "check"};
-  return columns;
-}
-
-std::vector<std::string> result_csv_cells(const SimResult& r) {
-  return {csv_number(r.predicted),
-          csv_number(r.fastest),
-          csv_number(r.median),
-          std::to_string(r.max_per_rank.rounds),
-          std::to_string(r.max_per_rank.messages),
-          std::to_string(r.max_per_rank.bytes_sent),
-          std::to_string(r.max_per_rank.meta_messages),
-          std::to_string(r.max_per_rank.temp_peak),
-          csv_number(r.wait_mean),
-          csv_number(r.copy_mean),
-          std::to_string(r.intra_node_bytes),
-          std::to_string(r.inter_node_bytes),
-          csv_number(r.wall_seconds),
-          r.check};
-}
-
-void write_csv(const std::string& path, const std::vector<SimResult>& results) {
-  std::vector<std::string> headers = {"algorithm"};
-  headers.insert(headers.end(), result_csv_columns().begin(), result_csv_columns().end());
-  TextTable table(headers);
-  for (const SimResult& r : results) {
-    std::vector<std::string> row = {r.label};
-    for (std::string& cell : result_csv_cells(r))
-      row.push_back(std::move(cell));
-    table.add(std::move(row));
-  }
-  table.write_csv(path);
+void write_csv(const std::string& path, const std::vector<RowCells>& rows) {
+  write_output(path, rows_csv(rows));
 }
 
 void write_trace(const std::string& path, const std::vector<SimResult>& results) {

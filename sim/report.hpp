@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/result_schema.hpp"
 #include "sim/simulation.hpp"
 
 namespace a2a::sim {
@@ -21,19 +22,17 @@ struct ScenarioSummary {
 };
 
 // The ranked table: with `width` > 0, columns are left out, least telling first (phases, sim wall,
-// wait, bytes, spread, messages, rounds, peak temp), until it fits `width` characters; the rank,
-// configuration, prediction, ratio and check always stay. `vendor` is named with what it ran.
+// wait, bytes, spread, messages, rounds, working memory, peak temp), until it fits `width`
+// characters; the rank, configuration, prediction, ratio and check always stay. `vendor` is named
+// with what it ran.
 void print_ranked(std::ostream& out, const ScenarioSummary& summary,
                   const std::vector<SimResult>& results, int width = 0);
+// The result rows (sim/result_schema.hpp): JSON with the scenario's summary and, per row, every
+// result column plus the table's label, the phases, and per-rank maxima and totals; CSV with the
+// result columns only. `rows` and `results` are parallel.
 void write_json(const std::string& path, const ScenarioSummary& summary,
-                const std::vector<SimResult>& results);
-void write_csv(const std::string& path, const std::vector<SimResult>& results);
-// The columns `write_csv` writes after "algorithm" (the label), and one result's cells for them:
-// `a2a sweep` writes the same after its own identity columns (docs/sweeps.md).
-const std::vector<std::string>& result_csv_columns();
-std::vector<std::string> result_csv_cells(const SimResult& result);
-// A number as the CSV files write it ("%.9g").
-std::string csv_number(double value);
+                const std::vector<RowCells>& rows, const std::vector<SimResult>& results);
+void write_csv(const std::string& path, const std::vector<RowCells>& rows);
 // One process per configuration, one track (thread) per traced rank, one slice per phase span.
 void write_trace(const std::string& path, const std::vector<SimResult>& results);
 

@@ -4,12 +4,12 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/progress_lines.hpp"
 #include "sim/resource_guard.hpp"
 
 namespace a2a::sim {
@@ -44,9 +44,8 @@ class InterruptCatcher {
   struct sigaction previous_ {};
 };
 
-// Progress on stderr: on a terminal one line rewritten per configuration; otherwise (a log file,
-// a pipe, a batch job) a plain line at the first configuration and then at most one every
-// kLogInterval, so that a long run shows it is alive without flooding the log.
+// Progress on stderr: on a terminal one line rewritten per configuration; otherwise plain lines,
+// at most one every few seconds (ProgressLines).
 class Progress {
  public:
   explicit Progress(size_t total) : total_(total), terminal_(isatty(STDERR_FILENO) != 0) {}
@@ -57,10 +56,8 @@ class Progress {
       std::fflush(stderr);
       return;
     }
-    const auto now = std::chrono::steady_clock::now();
-    if (index > 0 && now - last_line_ < kLogInterval) return;
-    last_line_ = now;
-    std::fprintf(stderr, "[%zu/%zu] simulating %s\n", index + 1, total_, label.c_str());
+    lines_.report("[" + std::to_string(index + 1) + "/" + std::to_string(total_) + "] simulating " +
+                  label);
   }
 
   void done() {
@@ -68,10 +65,9 @@ class Progress {
   }
 
  private:
-  static constexpr std::chrono::seconds kLogInterval{5};
   size_t total_;
   bool terminal_;
-  std::chrono::steady_clock::time_point last_line_;
+  ProgressLines lines_;
 };
 
 // The configurations of every scenario entry; skipped ones are reported on stderr.
@@ -142,6 +138,21 @@ ScenarioSummary PreparedScenario::summary() const {
           platform.ranks_per_node,
           scenario.engine,
           scenario.simulation.vendor};
+}
+
+RowIdentity PreparedScenario::row_identity() const {
+  // The platform and workload as the scenario gives them, as a sweep's rows name them.
+  return {scenario.platform,         scenario.engine,   scenario.ranks,
+          platform.ranks_per_node,   scenario.workload, "",
+          scenario.simulation.vendor};
+}
+
+std::vector<RowCells> result_rows(const PreparedScenario& prepared, const Simulated& simulated) {
+  const RowIdentity identity = prepared.row_identity();
+  std::vector<RowCells> rows;
+  for (size_t i = 0; i < simulated.results.size(); ++i)
+    rows.push_back(result_cells(identity, prepared.planned[i].config, simulated.results[i]));
+  return rows;
 }
 
 PreparedScenario prepare_scenario(const std::string& path, const std::vector<std::string>& sets,

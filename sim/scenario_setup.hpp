@@ -10,6 +10,7 @@
 
 #include "platforms/platform.hpp"
 #include "sim/report.hpp"
+#include "sim/result_schema.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation.hpp"
 #include "workloads/plan.hpp"
@@ -26,6 +27,8 @@ struct PreparedScenario {
   std::vector<std::string> set_keys;  // the keys --set overrode, in order
 
   ScenarioSummary summary() const;
+  // What names this scenario's result rows (sim/result_schema.hpp): a run has no block_bytes.
+  RowIdentity row_identity() const;
 };
 
 // Loads and checks everything; `command` ("a2a run") prefixes the lines about skipped
@@ -38,6 +41,9 @@ struct Simulated {
   std::vector<SimResult> results;  // in plan order
   bool interrupted = false;        // SIGINT: the configuration in flight finished, no later one ran
 };
+
+// The result rows of `simulated` (results[i] is prepared.planned[i]'s).
+std::vector<RowCells> result_rows(const PreparedScenario& prepared, const Simulated& simulated);
 
 // Simulates every planned configuration on the scenario's engine under the memory guard (limit:
 // `max_memory`, empty: the machine's available memory). A configuration that alone needs more

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "algorithms/errors.hpp"
 #include "sim/scale/scale_engine.hpp"
@@ -43,16 +44,68 @@ std::unique_ptr<Simulation> make_simulation(const std::string& engine, const Pla
   throw InvalidParameter("unknown engine '" + engine + "' (known: simgrid, scale)");
 }
 
+std::int64_t BufferBytes::of(int rank, bool in_place) const {
+  const std::int64_t sent = send[static_cast<size_t>(rank)];
+  const std::int64_t received = receive[static_cast<size_t>(rank)];
+  return in_place ? std::max(sent, received) : sent + received;
+}
+
+namespace {
+
+BufferBytes count_buffer_bytes(const Workload& workload) {
+  const int P = workload.ranks();
+  const std::int64_t element = workload.element_bytes();
+  BufferBytes out{std::vector<std::int64_t>(static_cast<size_t>(P)),
+                  std::vector<std::int64_t>(static_cast<size_t>(P))};
+  if (workload.balanced()) {  // every rank sends and receives the same total: rank 0's row
+    const std::int64_t total = workload.run_count(0, 0, 0, 1, P) * element;
+    std::fill(out.send.begin(), out.send.end(), total);
+    std::fill(out.receive.begin(), out.receive.end(), total);
+    return out;
+  }
+  if (P > kMaxSummedRanks) return {};
+  // Row by row: a rank's sends are its row, its receives a column of the same walk.
+  for (int src = 0; src < P; ++src) {
+    for (int dst = 0; dst < P; ++dst) {
+      const std::int64_t bytes = workload.count(src, dst) * element;
+      out.send[static_cast<size_t>(src)] += bytes;
+      out.receive[static_cast<size_t>(dst)] += bytes;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const BufferBytes& buffer_bytes(const Workload& workload) {
+  static std::mutex lock;
+  static std::string key;
+  static BufferBytes cached;
+  const std::lock_guard<std::mutex> hold(lock);
+  const std::string wanted = workload.spec() + "@" + std::to_string(workload.ranks());
+  if (key != wanted) {
+    cached = count_buffer_bytes(workload);
+    key = wanted;
+  }
+  return cached;
+}
+
 SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
-                    int trace_ranks) {
+                    int trace_ranks, const Configuration& config, const Workload& workload) {
   SimResult result;
   result.label = label;
   const int P = static_cast<int>(records.size());
   std::vector<double> finish(static_cast<size_t>(P));
+  const BufferBytes& buffers_bytes = buffer_bytes(workload);
   for (int r = 0; r < P; ++r) {
     const RankRecord& record = records[static_cast<size_t>(r)];
     finish[static_cast<size_t>(r)] = record.end - t0;
     result.max_per_rank.max_with(record.stats);
+    if (r < static_cast<int>(buffers_bytes.send.size())) {
+      const std::int64_t working =
+          buffers_bytes.of(r, config.algorithm->in_place) + record.stats.temp_peak;
+      result.working_bytes = std::max(result.working_bytes.value_or(0), working);
+    }
     result.total.add(record.stats);
     for (const auto& [phase, seconds] : record.phase_seconds)
       result.phase_mean[phase] += seconds / P;

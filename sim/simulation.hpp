@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,11 @@ struct SimResult {
   double wait_mean = 0;                      // seconds blocked in waits, mean over ranks
   double copy_mean = 0;                      // seconds of local copies, mean over ranks
   RunStats max_per_rank;                     // element-wise maximum over ranks
-  RunStats total;                            // sums over ranks
+  // The most memory one rank works in: the caller's send and receive blocks (counted once, the
+  // larger, for an in-place algorithm) plus its temporaries at their peak; the maximum over ranks.
+  // Empty when the blocks' bytes are not summed (buffer_bytes).
+  std::optional<std::int64_t> working_bytes;
+  RunStats total;  // sums over ranks
   std::int64_t intra_node_bytes = 0;
   std::int64_t inter_node_bytes = 0;
   double wall_seconds = 0;               // the simulator's own time
@@ -74,9 +79,24 @@ const std::vector<std::string>& engine_names();
 std::unique_ptr<Simulation> make_simulation(const std::string& engine, const PlatformSpec& platform,
                                             int ranks, const SimOptions& options);
 
-// Turns every rank's record into a result (ranks' end times are relative to `t0`).
+// Turns every rank's record into a result (ranks' end times are relative to `t0`); `config` ran
+// on `workload` (for the working memory).
 SimResult summarize(const std::string& label, const std::vector<RankRecord>& records, double t0,
-                    int trace_ranks);
+                    int trace_ranks, const Configuration& config, const Workload& workload);
+
+// Every rank's bytes of send blocks and of receive blocks (not a layout's gaps between them), for
+// working memory.
+struct BufferBytes {
+  std::vector<std::int64_t> send, receive;  // per rank; both empty when not summed
+  // Of `rank`: the sum, or the larger for an in-place algorithm, which holds both in one array.
+  std::int64_t of(int rank, bool in_place) const;
+};
+// The workload's BufferBytes: O(P) for a balanced workload (every rank sends and receives rank 0's
+// row total), else P² block sizes summed, once per workload spec and P in a process (the last one
+// is kept: a run, or a sweep worker's point, simulates every configuration on one workload) — and
+// not at all above kMaxSummedRanks, where that would take minutes (about 9 s at 16,384 ranks).
+constexpr int kMaxSummedRanks = 16384;
+const BufferBytes& buffer_bytes(const Workload& workload);
 
 // "4 of 256 ranks never finished: rank 3 in receive from 2; ..."
 std::string unfinished_ranks(const std::vector<RankRecord>& records);

@@ -269,6 +269,7 @@ AlgorithmInfo bitonic_inplace() {
       .check = check,
       .run = run,
       .footprint = message_footprint,
+      .in_place = true,
   };
 }
 

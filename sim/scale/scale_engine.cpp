@@ -453,7 +453,7 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   }
   const std::string unmatched = loop.unmatched();
   if (!unmatched.empty()) throw Error(label + ": " + unmatched);
-  SimResult result = summarize(label, run.records, 0.0, options_.trace_ranks);
+  SimResult result = summarize(label, run.records, 0.0, options_.trace_ranks, config, workload);
   result.solves = network.solves();
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

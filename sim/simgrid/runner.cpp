@@ -83,7 +83,8 @@ SimResult SimGridSimulation::run(const Configuration& config, const Workload& wo
                   [](const RankRecord& r) { return !r.finished; })) {
     throw Error(config.label() + ": deadlock: " + unfinished_ranks(world.records));
   }
-  SimResult result = summarize(config.label(), world.records, t0, options_.trace_ranks);
+  SimResult result =
+      summarize(config.label(), world.records, t0, options_.trace_ranks, config, workload);
   result.wall_seconds = wall_seconds;
   if (options_.payload) {
     result.check = "pass";

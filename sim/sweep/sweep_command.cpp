@@ -23,6 +23,7 @@
 #include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
 #include "cli/output_option.hpp"
+#include "sim/progress_lines.hpp"
 #include "sim/resource_guard.hpp"
 #include "sim/sweep/shard_paths.hpp"
 #include "sim/sweep/sweep_plan.hpp"
@@ -148,32 +149,29 @@ std::string clock_text(double seconds) {
   return text;
 }
 
-// "[#######-------------] 12/40 rows, 1 failed, 0:35 elapsed, ETA 1:12" on a terminal's stderr.
+// Progress on stderr: "[#######-------------] 12/40 rows, 1 failed, 0:35 elapsed, ETA 1:12"
+// rewritten in place on a terminal; otherwise "a2a sweep: 12/40 rows, ..." as plain lines, at most
+// one every few seconds (ProgressLines, as `a2a run` does).
 class ProgressBar {
  public:
-  ProgressBar(size_t total, bool shown) : total_(total), shown_(shown) {}
+  ProgressBar(size_t total, bool terminal) : total_(total), terminal_(terminal) {}
 
   void draw(size_t done, size_t failed) {
-    if (!shown_) return;
-    const double seconds = elapsed();
     const size_t finished = done + failed;
+    if (!terminal_) {
+      lines_.report("a2a sweep: " + status(finished, failed));
+      return;
+    }
     constexpr int kWidth = 24;
     const int filled = total_ ? static_cast<int>(kWidth * finished / total_) : kWidth;
-    std::string eta = "ETA ?";
-    if (finished > 0) {
-      eta = "ETA " + clock_text(seconds / static_cast<double>(finished) *
-                                static_cast<double>(total_ - finished));
-    }
-    std::fprintf(stderr, "\r\033[K[%s%s] %zu/%zu rows%s, %s elapsed, %s",
-                 std::string(static_cast<size_t>(filled), '#').c_str(),
-                 std::string(static_cast<size_t>(kWidth - filled), '-').c_str(), finished, total_,
-                 failed ? (", " + std::to_string(failed) + " failed").c_str() : "",
-                 clock_text(seconds).c_str(), eta.c_str());
+    std::fprintf(stderr, "\r\033[K[%s%s] %s", std::string(static_cast<size_t>(filled), '#').c_str(),
+                 std::string(static_cast<size_t>(kWidth - filled), '-').c_str(),
+                 status(finished, failed).c_str());
     std::fflush(stderr);
   }
 
   void clear() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
+    if (terminal_) std::fprintf(stderr, "\r\033[K");
   }
 
   double elapsed() const {
@@ -181,8 +179,22 @@ class ProgressBar {
   }
 
  private:
+  // "12/40 rows, 1 failed, 0:35 elapsed, ETA 1:12"
+  std::string status(size_t finished, size_t failed) const {
+    const double seconds = elapsed();
+    std::string eta = "ETA ?";
+    if (finished > 0) {
+      eta = "ETA " + clock_text(seconds / static_cast<double>(finished) *
+                                static_cast<double>(total_ - finished));
+    }
+    return std::to_string(finished) + "/" + std::to_string(total_) + " rows" +
+           (failed ? ", " + std::to_string(failed) + " failed" : "") + ", " + clock_text(seconds) +
+           " elapsed, " + eta;
+  }
+
   size_t total_;
-  bool shown_;
+  bool terminal_;
+  ProgressLines lines_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -214,7 +226,7 @@ class SweepRun {
  private:
   void finished(size_t row, const std::vector<std::string>& result) {
     RowCells cells = plan_.rows[row].identity;
-    if (result.size() != sweep_columns().size() - cells.size()) {
+    if (result.size() != result_columns().size() - cells.size()) {
       failed({row}, "malformed answer from the simulation process");
       return;
     }

@@ -15,6 +15,7 @@ namespace a2a::sim {
 namespace {
 
 constexpr const char* kBlockBytes = "block_bytes";
+constexpr const char* kVendor = "vendor";
 constexpr const char* kPlaceholder = "{S}";
 
 // The values one grid key takes, and the node that gave them (for errors).
@@ -147,7 +148,9 @@ class GridBuilder {
     for (const auto& item : rest_)
       document[item.first] = item.second;
     for (size_t i = 0; i < axes_.size(); ++i) {
-      const YAML::Node& value = axes_[i].values[chosen_[i]];
+      const YAML::Node& chosen = axes_[i].values[chosen_[i]];
+      const YAML::Node value =
+          axes_[i].key == kVendor && chosen.IsMap() ? vendor_of_platform(chosen, document) : chosen;
       out.where[axes_[i].key] = where(value, origin_);
       if (axes_[i].key == kBlockBytes) {
         out.block_bytes = std::to_string(block_bytes_of(value, origin_));
@@ -168,6 +171,20 @@ class GridBuilder {
     return out;
   }
 
+  // `vendor: {polaris: mpich, fugaku: openmpi}`: each platform's own MPI, looked up by the
+  // point's platform (the platform axis comes first, so `document` holds it already).
+  YAML::Node vendor_of_platform(const YAML::Node& by_platform, const YAML::Node& document) const {
+    const YAML::Node platform = document["platform"];
+    const std::string name = platform && platform.IsScalar() ? platform.Scalar() : "";
+    std::string known;
+    for (const auto& item : by_platform) {
+      if (item.first.IsScalar() && item.first.Scalar() == name) return item.second;
+      known += (known.empty() ? "" : ", ") + (item.first.IsScalar() ? item.first.Scalar() : "?");
+    }
+    fail(by_platform, origin_, kVendor,
+         "no vendor for platform '" + name + "' (given for: " + known + ")");
+  }
+
   const std::vector<Axis>& axes_;
   const YAML::Node& rest_;
   const std::string& origin_;
@@ -178,8 +195,8 @@ class GridBuilder {
 }  // namespace
 
 const std::vector<std::string>& grid_keys() {
-  static const std::vector<std::string> keys = {"platform",       "engine",   "ranks",
-                                                "ranks_per_node", "workload", kBlockBytes};
+  static const std::vector<std::string> keys = {"platform", "engine",    "ranks", "ranks_per_node",
+                                                "workload", kBlockBytes, kVendor};
   return keys;
 }
 

@@ -1,5 +1,6 @@
 // Sweep files (`a2a sweep`, docs/sweeps.md): a scenario whose grid keys — platform, engine, ranks,
-// ranks_per_node, workload and block_bytes — may be lists. The grid is every combination of their
+// ranks_per_node, workload, block_bytes and vendor — may be lists (`vendor` may also map each
+// platform to its own MPI). The grid is every combination of their
 // values; each point is read by the scenario loader (sim/scenario.hpp), so a sweep accepts exactly
 // what a scenario accepts, with the same FILE:LINE errors.
 #pragma once

@@ -149,14 +149,10 @@ class Planner {
       row.group = group;
       row.point = point;
       row.workload = plan_.points[point].scenario.workload;
-      row.identity = {sim.platform_name,
-                      sim.engine,
-                      std::to_string(sim.ranks),
-                      std::to_string(sim.platform.ranks_per_node),
-                      row.workload,
-                      plan_.points[point].block_bytes,
-                      item.config.algorithm->name,
-                      item.config.spec()};
+      row.identity =
+          identity_cells({sim.platform_name, sim.engine, sim.ranks, sim.platform.ranks_per_node,
+                          row.workload, plan_.points[point].block_bytes, sim.options.vendor},
+                         item.config);
       if (!keys_.insert(row_key(row.identity)).second) continue;  // named twice in the sweep
       row.planned = std::move(item);
       plan_.rows.push_back(std::move(row));
@@ -175,9 +171,10 @@ class Planner {
   }
 
   size_t group_of(const Scenario& scenario, const PlatformSpec& platform) {
-    const std::string key = scenario.platform + '\x1f' + scenario.engine + '\x1f' +
-                            std::to_string(scenario.ranks) + '\x1f' +
-                            std::to_string(platform.ranks_per_node);
+    // The vendor is a simulation option of the group's engine (what `vendor` runs).
+    const std::string key =
+        scenario.platform + '\x1f' + scenario.engine + '\x1f' + std::to_string(scenario.ranks) +
+        '\x1f' + std::to_string(platform.ranks_per_node) + '\x1f' + scenario.simulation.vendor;
     auto [it, added] = group_index_.emplace(key, plan_.groups.size());
     if (added) {
       plan_.groups.push_back(
@@ -199,7 +196,7 @@ class Planner {
 
 std::string SimGroup::describe() const {
   return platform_name + " " + engine + " P=" + std::to_string(ranks) + " (" +
-         std::to_string(platform.ranks_per_node) + " per node)";
+         std::to_string(platform.ranks_per_node) + " per node, vendor " + options.vendor + ")";
 }
 
 std::string SweepRow::describe() const {

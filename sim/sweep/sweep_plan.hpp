@@ -24,7 +24,7 @@ struct SimGroup {
   int ranks = 0;
   SimOptions options;
 
-  std::string describe() const;  // "polaris scale P=1024 (32 per node)"
+  std::string describe() const;  // "polaris scale P=1024 (32 per node, vendor mpich)"
 };
 
 struct SweepRow {

@@ -3,7 +3,7 @@
 #include "sim/sweep/sweep_rows.hpp"
 
 #include <spdlog/spdlog.h>
-#include <charconv>
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -12,17 +12,11 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
 #include "sim/csv.hpp"
-#include "sim/report.hpp"
+#include "sim/result_schema.hpp"
 
 namespace a2a::sim {
 
 namespace {
-
-// Columns whose cells are text in JSON; every other cell is a number (or null when empty).
-bool is_text_column(const std::string& column) {
-  return column == "platform" || column == "engine" || column == "workload" ||
-         column == "algorithm" || column == "config" || column == "check";
-}
 
 std::vector<RowCells> read_csv_rows(const std::string& path) {
   const auto [records, cut_line] = parse_csv(read_text(path));
@@ -30,16 +24,27 @@ std::vector<RowCells> read_csv_rows(const std::string& path) {
     spdlog::warn("{}:{}: last line incomplete (an interrupted write?): ignored", path, cut_line);
   }
   if (records.empty()) return {};
-  if (records.front() != sweep_columns()) {
+  const std::vector<std::string>& header = records.front();
+  if (header != result_columns()) {
+    // Every a2a sweep output began with these columns: a file that does is an a2a output of
+    // another version, and the line says what differs.
+    const std::vector<std::string> first = {"platform",       "engine",   "ranks",
+                                            "ranks_per_node", "workload", "block_bytes"};
+    if (header.size() > first.size() && std::equal(first.begin(), first.end(), header.begin())) {
+      throw InputError(path + ":1: written by another version of a2a (" +
+                       header_difference(header) +
+                       "; docs/scenarios.md): its rows cannot be reused; move it away or write "
+                       "to another file");
+    }
     throw InputError(path + ":1: not an a2a sweep output: the columns differ from " +
-                     "platform,engine,ranks,... (docs/sweeps.md)");
+                     "platform,engine,ranks,... (docs/scenarios.md)");
   }
   std::vector<RowCells> rows;
   for (size_t i = 1; i < records.size(); ++i) {
     if (records[i].size() == 1 && records[i][0].empty()) continue;  // a blank line
-    if (records[i].size() != sweep_columns().size()) {
+    if (records[i].size() != result_columns().size()) {
       throw InputError(path + ":" + std::to_string(i + 1) + ": expected " +
-                       std::to_string(sweep_columns().size()) + " columns, got " +
+                       std::to_string(result_columns().size()) + " columns, got " +
                        std::to_string(records[i].size()));
     }
     rows.push_back(records[i]);
@@ -70,10 +75,10 @@ std::vector<RowCells> read_json_rows(const std::string& path) {
   std::vector<RowCells> rows;
   for (const nlohmann::json& item : document["rows"]) {
     RowCells row;
-    for (const std::string& column : sweep_columns()) {
+    for (const std::string& column : result_columns()) {
       if (!item.is_object() || !item.contains(column)) {
         throw InputError(path + ": row " + std::to_string(rows.size() + 1) + " has no '" + column +
-                         "'");
+                         "' (written by another version of a2a? docs/scenarios.md)");
       }
       try {
         row.push_back(cell_of(item[column]));
@@ -87,46 +92,7 @@ std::vector<RowCells> read_json_rows(const std::string& path) {
   return rows;
 }
 
-// A cell as JSON: text columns as strings, the others as numbers (null when empty).
-nlohmann::ordered_json json_of(const std::string& column, const std::string& cell) {
-  if (is_text_column(column)) return cell;
-  if (cell.empty()) return nullptr;
-  const char* end = cell.data() + cell.size();
-  std::int64_t integer = 0;
-  if (auto [at, ec] = std::from_chars(cell.data(), end, integer); ec == std::errc() && at == end) {
-    return integer;
-  }
-  double real = 0;
-  if (auto [at, ec] = std::from_chars(cell.data(), end, real); ec == std::errc() && at == end) {
-    return real;
-  }
-  return cell;
-}
-
-std::string csv_text(const std::vector<RowCells>& rows) {
-  std::string text = TextTable::csv_line(sweep_columns());
-  for (const RowCells& row : rows)
-    text += TextTable::csv_line(row);
-  return text;
-}
-
 }  // namespace
-
-const std::vector<std::string>& identity_columns() {
-  static const std::vector<std::string> columns = {"platform",       "engine",   "ranks",
-                                                   "ranks_per_node", "workload", "block_bytes",
-                                                   "algorithm",      "config"};
-  return columns;
-}
-
-const std::vector<std::string>& sweep_columns() {
-  static const std::vector<std::string> columns = [] {
-    std::vector<std::string> out = identity_columns();
-    out.insert(out.end(), result_csv_columns().begin(), result_csv_columns().end());
-    return out;
-  }();
-  return columns;
-}
 
 std::string row_key(const RowCells& row) {
   std::string key;
@@ -149,17 +115,13 @@ std::vector<RowCells> read_rows(const std::string& path) {
 void write_rows(const std::string& path, const std::string& sweep,
                 const std::vector<RowCells>& rows) {
   if (!is_json_path(path)) {
-    write_output(path, csv_text(rows));
+    write_output(path, rows_csv(rows));
     return;
   }
   // One row per line, keys in column order: readable, and diffs line by line.
   std::string text = "{\"sweep\": " + nlohmann::json(sweep).dump() + ",\n \"rows\": [";
-  for (size_t r = 0; r < rows.size(); ++r) {
-    nlohmann::ordered_json item = nlohmann::ordered_json::object();
-    for (size_t i = 0; i < sweep_columns().size(); ++i)
-      item[sweep_columns()[i]] = json_of(sweep_columns()[i], rows[r][i]);
-    text += (r ? ",\n  " : "\n  ") + item.dump();
-  }
+  for (size_t r = 0; r < rows.size(); ++r)
+    text += (r ? ",\n  " : "\n  ") + row_json(rows[r]).dump();
   text += "\n]}\n";
   write_output(path, text);
 }
@@ -194,7 +156,7 @@ std::vector<RowCells> RowSet::ordered(const std::vector<std::string>& order) con
 
 RowJournal::RowJournal(const std::string& path, const std::vector<RowCells>& rows)
     : path_(path), rows_(rows.size()) {
-  write_output(path, csv_text(rows));
+  write_output(path, rows_csv(rows));
   out_.open(path, std::ios::app | std::ios::binary);
   if (!out_) throw Error("cannot write " + path);
 }

@@ -1,6 +1,6 @@
-// The rows of `a2a sweep`'s outputs (the column contract in docs/sweeps.md) and the files that hold
-// them: the CSV or JSON output, the CSV journal finished rows are appended to as they arrive, and
-// shard files. Whatever was written survives an interrupt; a rerun reads it all back.
+// The files that hold `a2a sweep`'s rows (their columns: sim/result_schema.hpp, docs/scenarios.md):
+// the CSV or JSON output, the CSV journal finished rows are appended to as they arrive, and shard
+// files. Whatever was written survives an interrupt; a rerun reads it all back.
 #pragma once
 
 #include <fstream>
@@ -8,15 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/result_schema.hpp"
+
 namespace a2a::sim {
-
-// One row's cells, in sweep_columns() order, as the CSV writes them.
-using RowCells = std::vector<std::string>;
-
-// platform, engine, ranks, ranks_per_node, workload, block_bytes, algorithm, config.
-const std::vector<std::string>& identity_columns();
-// The identity columns, then `a2a run --csv`'s result columns.
-const std::vector<std::string>& sweep_columns();
 
 // What names a row for resume and merging: every identity column but `algorithm` (which config
 // already names).
@@ -26,7 +20,8 @@ bool is_json_path(const std::string& path);
 
 // The rows of a sweep output (CSV or JSON by the name's extension) or journal; none when the file
 // does not exist. A last CSV line cut short by an interrupt is dropped. Throws InputError for a
-// file that is not a sweep output.
+// file that is not a sweep output, or one whose columns are not this a2a's (an older a2a's output:
+// its rows cannot be resumed).
 std::vector<RowCells> read_rows(const std::string& path);
 
 // Writes `rows` to `path` atomically: CSV, or JSON {"sweep": sweep, "rows": [...]} with numbers as

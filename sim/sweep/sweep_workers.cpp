@@ -23,7 +23,7 @@
 #include <optional>
 
 #include "algorithms/errors.hpp"
-#include "sim/report.hpp"
+#include "sim/result_schema.hpp"
 
 namespace a2a::sim {
 
@@ -147,7 +147,7 @@ class WorkerProcess {
       const SimResult result =
           simulation_->run(item.planned.config, *workload, item.planned.layout);
       std::string reply = "ok " + index;
-      for (const std::string& cell : result_csv_cells(result))
+      for (const std::string& cell : measure_cells(result))
         reply += "\t" + one_field(cell);
       return write_all(out_, reply + "\n");
     } catch (const std::exception& error) {

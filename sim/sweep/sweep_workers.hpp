@@ -15,7 +15,7 @@
 namespace a2a::sim {
 
 struct WorkerEvents {
-  // A row finished: its result cells (result_csv_columns()).
+  // A row finished: its measure cells (measure_columns()).
   std::function<void(size_t row, const std::vector<std::string>& result)> finished;
   // Rows that failed with one error (several when a worker could not build its platform).
   std::function<void(const std::vector<size_t>& rows, const std::string& error)> failed;

@@ -48,7 +48,7 @@ std::optional<std::int64_t> parse_block(const std::string& text) {
 }
 
 SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
-  const std::vector<std::string>& columns = sim::sweep_columns();
+  const std::vector<std::string>& columns = sim::result_columns();
   auto field = [&](const std::string& name) -> const std::string& {
     const auto at = std::find(columns.begin(), columns.end(), name) - columns.begin();
     const std::string& text = cells.at(static_cast<size_t>(at));
@@ -64,6 +64,7 @@ SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
   row.ranks_per_node = parse_count(field("ranks_per_node"), "ranks_per_node");
   row.workload = field("workload");
   row.block_bytes = parse_block(field("block_bytes"));
+  row.vendor = field("vendor");
   row.algorithm = field("algorithm");
   row.config = field("config");
   // A configuration the catalog does not know (a hand-edited or foreign CSV) would be copied into

@@ -22,6 +22,8 @@ inline CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
       ->check(cli::number_in(1));
   tune->add_option("--workload", options.filter.workload,
                    "use only this workload (template such as uniform:max={S}, or family name)");
+  tune->add_option("--vendor", options.filter.vendor,
+                   "use only the rows of this MPI library (openmpi or mpich)");
   cli::add_output_option(*tune, "--svg", options.svg, "write the map as an SVG heatmap");
   cli::add_output_option(*tune, "--area-svg", options.area_svg,
                          "write the decision regions over log P x log S as SVG");

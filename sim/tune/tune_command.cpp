@@ -128,7 +128,7 @@ int run_tune(const TuneOptions& options) {
     throw InputError(sources + " holds " + std::to_string(maps.size()) + " groups (" +
                      joined(groups, "; ") +
                      "); an output file describes one: choose it with --platform, --engine, "
-                     "--ranks-per-node or --workload");
+                     "--ranks-per-node, --workload or --vendor");
   }
   const std::vector<Output> outputs =
       wants_files(options) ? make_outputs(options, maps.front(), sources) : std::vector<Output>{};

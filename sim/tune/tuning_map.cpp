@@ -12,7 +12,7 @@ namespace a2a::tune {
 
 std::string GroupKey::describe() const {
   return "platform " + platform + ", engine " + engine + ", " + std::to_string(ranks_per_node) +
-         " ranks per node, workload " + workload;
+         " ranks per node, workload " + workload + ", vendor " + vendor;
 }
 
 bool GroupFilter::matches(const GroupKey& key) const {
@@ -20,6 +20,7 @@ bool GroupFilter::matches(const GroupKey& key) const {
   return (platform.empty() || platform == key.platform) &&
          (engine.empty() || engine == key.engine) &&
          (ranks_per_node == 0 || ranks_per_node == key.ranks_per_node) &&
+         (vendor.empty() || vendor == key.vendor) &&
          (workload.empty() || workload == key.workload || workload == family);
 }
 
@@ -91,7 +92,7 @@ namespace {
 
 GroupKey key_of(const SweepRow& row) {
   return {row.platform, row.engine, row.ranks_per_node,
-          workload_template(row.workload, row.block_bytes)};
+          workload_template(row.workload, row.block_bytes), row.vendor};
 }
 
 // Lower predicted time first; on a tie the vendor's own call (nothing to change), then by name.

@@ -19,14 +19,17 @@ struct GroupKey {
   std::string engine;
   int ranks_per_node = 0;
   std::string workload;  // the template: the workload spec with "{S}" for block_bytes
+  std::string vendor;    // the MPI library: `vendor` and the speed-ups are its
   auto operator<=>(const GroupKey&) const = default;
-  std::string describe() const;  // "polaris, engine scale, 32 ranks per node, uniform:max={S}"
+  // "platform polaris, engine scale, 32 ranks per node, workload uniform:max={S}, vendor mpich"
+  std::string describe() const;
 };
 
-// Narrows the sweep to some groups (a2a tune --platform/--engine/--ranks-per-node/--workload).
+// Narrows the sweep to some groups (a2a tune --platform/--engine/--ranks-per-node/--workload/
+// --vendor).
 struct GroupFilter {
-  std::string platform, engine, workload;  // empty: any; workload: template or family name
-  int ranks_per_node = 0;                  // 0: any
+  std::string platform, engine, workload, vendor;  // empty: any; workload: template or family
+  int ranks_per_node = 0;                          // 0: any
   bool matches(const GroupKey& key) const;
 };
 

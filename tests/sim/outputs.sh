@@ -14,7 +14,7 @@ case_name=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run=("$a2a" run --set platform=tiny --set ranks=4 --set "algorithms=[spread_out]")
-header='^algorithm,predicted_seconds,'
+header='^platform,engine,ranks,ranks_per_node,'
 fail() { echo "FAIL: $*"; exit 1; }
 
 case $case_name in

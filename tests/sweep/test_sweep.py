@@ -12,17 +12,19 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRID = os.path.join(HERE, "grid.yaml")  # 18 rows, scale engine
 GRID_ROWS = 18
 SIMGRID = os.path.join(HERE, "grid_simgrid.yaml")  # 12 rows, SimGrid engine
-COLUMNS = ("platform,engine,ranks,ranks_per_node,workload,block_bytes,algorithm,config,"
+COLUMNS = ("platform,engine,ranks,ranks_per_node,workload,block_bytes,vendor,algorithm,config,"
            "predicted_seconds,fastest_rank_seconds,median_rank_seconds,rounds,messages_per_rank,"
-           "bytes_per_rank,meta_messages_per_rank,temp_peak_bytes,wait_seconds_mean,"
+           "bytes_per_rank,meta_messages_per_rank,temp_peak_bytes,working_bytes,wait_seconds_mean,"
            "copy_seconds_mean,intra_node_bytes,inter_node_bytes,simulator_wall_seconds,check"
            ).split(",")
-IDENTITY = ["platform", "engine", "ranks", "ranks_per_node", "workload", "block_bytes", "config"]
+IDENTITY = ["platform", "engine", "ranks", "ranks_per_node", "workload", "block_bytes", "vendor",
+            "config"]
 
 
 class Failure(Exception):
@@ -66,15 +68,20 @@ def comparable(rows):
     return sorted(out)
 
 
-def read_json(path):
-    """A JSON output's rows as the CSV writes them."""
+def read_json_rows(rows):
+    """JSON rows as the CSV writes them (the columns only: a run's JSON has more keys)."""
     def text(value):
         if value is None:
             return ""
         if isinstance(value, float):
             return format(value, ".9g")
         return str(value)
-    return [{k: text(v) for k, v in row.items()} for row in json.load(open(path))["rows"]]
+    return [{k: text(row[k]) for k in COLUMNS} for row in rows]
+
+
+def read_json(path):
+    """A JSON output's rows as the CSV writes them."""
+    return read_json_rows(json.load(open(path))["rows"])
 
 
 def same_rows(a, b, what):
@@ -111,6 +118,90 @@ def case_grid(args):
     same_rows(read_json("out.json"), rows, "JSON and CSV outputs")
     check([r["config"] for r in read_json("out.json")] == [r["config"] for r in rows], "order")
     check(not os.path.exists("out.json.journal.csv"), "JSON journal left behind")
+
+
+def case_schema(args):
+    """`a2a run --csv/--json` and `a2a sweep --out` write one schema: the same columns in the same
+    order, and for the same scenario the same rows (up to the simulator's own wall time)."""
+    scenario = ["--set", "platform=tiny", "--set", "engine=scale", "--set", "ranks=8",
+                "--set", "workload=uniform:max=64", "--set", "vendor=mpich",
+                "--set", "algorithms=[vendor, {name: parlogna, radix: [2, 4]}, spread_out]"]
+    done = subprocess.run([args.a2a, "run", *scenario, "--csv", "run.csv", "--json", "run.json"],
+                          capture_output=True, text=True)
+    sys.stderr.write(done.stderr)
+    check(done.returncode == 0, f"a2a run: exit code {done.returncode}")
+    run_rows = read_csv("run.csv")  # checks the header against COLUMNS
+    check(len(run_rows) == 4, f"a2a run --csv: {len(run_rows)} rows")
+    check({r["vendor"] for r in run_rows} == {"mpich"}, "a2a run --csv: vendor column")
+    check([r["config"] for r in run_rows] ==
+          ["vendor", "parlogna:radix=2", "parlogna:radix=4", "spread_out"], "a2a run --csv: config")
+    check(all(r["platform"] == "tiny" and r["ranks"] == "8" and r["block_bytes"] == ""
+              for r in run_rows), "a2a run --csv: identity columns")
+    results = json.load(open("run.json"))["results"]
+    for row in results:
+        check(list(row.keys())[:len(COLUMNS)] == COLUMNS, f"a2a run --json: keys {list(row)}")
+    same_rows(read_json_rows(results), run_rows, "a2a run --json and --csv")
+    with open("same.yaml", "w") as f:
+        f.write("platform: tiny\nengine: scale\nranks: 8\nworkload: \"uniform:max=64\"\n"
+                "vendor: mpich\nalgorithms: [vendor, {name: parlogna, radix: [2, 4]}, spread_out]\n")
+    sweep(args, "same.yaml", "--out", "sweep.csv")
+    same_rows(read_csv("sweep.csv"), run_rows, "a2a sweep and a2a run of one scenario")
+    # A run's CSV is a sweep output: a sweep of the same scenario resumes from it.
+    check(counts(sweep(args, "same.yaml", "--out", "run.csv")) == (4, 0), "sweep resumes a run's CSV")
+
+
+def run_rows(args, *sets):
+    """`a2a run --csv` of a scenario given as --set KEY=VALUE pairs; its rows."""
+    command = [args.a2a, "run", *[a for s in sets for a in ("--set", s)], "--csv", "run.csv"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    sys.stderr.write(done.stderr)
+    check(done.returncode == 0, f"{' '.join(command)}: exit code {done.returncode}")
+    return read_csv("run.csv")
+
+
+def case_vendor(args):
+    """`vendor` is a grid key: a list crosses every platform with every MPI, a mapping gives each
+    platform its own; every row names its vendor, and a vendor row is what `a2a run` with that
+    vendor gives."""
+    common = ("engine: scale\nranks: 8\nworkload: \"uniform:max=64\"\n"
+              "algorithms: [vendor, spread_out]\n")
+    with open("list.yaml", "w") as f:
+        f.write("platform: tiny\nvendor: [openmpi, mpich]\n" + common)
+    sweep(args, "list.yaml", "--out", "list.csv")
+    rows = read_csv("list.csv")
+    check([(r["vendor"], r["config"]) for r in rows] ==
+          [("openmpi", "vendor"), ("openmpi", "spread_out"), ("mpich", "vendor"),
+           ("mpich", "spread_out")], f"list: rows {[(r['vendor'], r['config']) for r in rows]}")
+    for vendor in ("openmpi", "mpich"):
+        alone = run_rows(args, "platform=tiny", "engine=scale", "ranks=8", "workload=uniform:max=64",
+                         f"vendor={vendor}", "algorithms=[vendor]")
+        same_rows([r for r in rows if r["vendor"] == vendor and r["config"] == "vendor"], alone,
+                  f"the {vendor} row and a2a run --set vendor={vendor}")
+    with open("map.yaml", "w") as f:
+        f.write("platform: [tiny, small_dragonfly]\n"
+                "vendor: {tiny: mpich, small_dragonfly: openmpi}\n" + common)
+    sweep(args, "map.yaml", "--out", "map.csv")
+    check([(r["platform"], r["vendor"]) for r in read_csv("map.csv")] ==
+          [("tiny", "mpich")] * 2 + [("small_dragonfly", "openmpi")] * 2, "mapping: rows")
+    with open("missing.yaml", "w") as f:
+        f.write("platform: [tiny, small_dragonfly]\nvendor: {tiny: mpich}\n" + common)
+    stderr = sweep(args, "missing.yaml", "--out", "missing.csv", expect=2)
+    check("missing.yaml:2: key 'vendor': no vendor for platform 'small_dragonfly'" in stderr,
+          "mapping without the platform: one line naming it")
+
+
+def case_progress(args):
+    """With stderr not a terminal (a pipe here), progress comes as plain lines: one at once, then
+    at most one every 5 seconds — never one per row, and no terminal control characters."""
+    start = time.monotonic()
+    stderr = sweep(args, GRID, "--out", "out.csv", "--jobs", "1")
+    elapsed = time.monotonic() - start
+    lines = [line for line in stderr.splitlines() if re.match(r"a2a sweep: \d+/18 rows, ", line)]
+    check(lines, "no progress line")
+    check(re.fullmatch(r"a2a sweep: \d+/18 rows, \d+:\d\d elapsed, ETA \d+:\d\d", lines[0]),
+          f"progress line: {lines[0]!r}")
+    check(len(lines) <= 1 + elapsed / 5, f"{len(lines)} progress lines in {elapsed:.1f} s")
+    check("\r" not in stderr and "\033" not in stderr, "terminal control characters in a log")
 
 
 def case_resume(args):

@@ -26,8 +26,9 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 RowCells sample_row(const std::string& config, const std::string& workload) {
-  RowCells row = {"tiny", "scale", "8", "4", workload, "64", "parlogna", config};
-  for (size_t i = row.size(); i < sweep_columns().size() - 1; ++i)
+  RowCells row = {"tiny", "scale", "8", "4", workload, "64", "openmpi", "parlogna", config};
+  REQUIRE(row.size() == identity_columns().size());
+  for (size_t i = row.size(); i < result_columns().size() - 1; ++i)
     row.push_back(csv_number(static_cast<double>(i) * 0.25e-6));  // as the CSV writes numbers
   row.push_back("-");
   return row;
@@ -91,6 +92,19 @@ TEST_CASE("sweep outputs: quoted cells, a line cut short, other files refused") 
   CHECK(read_rows(path).empty());  // no file yet: nothing written
 }
 
+TEST_CASE("an output of another a2a version is refused with one line saying what differs") {
+  const std::string path = temporary("old.csv");
+  // The columns a2a wrote before `vendor` was a row's identity and run and sweep shared one schema.
+  write_text(path,
+             "platform,engine,ranks,ranks_per_node,workload,block_bytes,algorithm,config,"
+             "predicted_seconds,check\ntiny,scale,8,4,uniform,,vendor,vendor,1e-05,-\n");
+  CHECK_THROWS_WITH_AS(read_rows(path),
+                       doctest::Contains(":1: written by another version of a2a (no column "
+                                         "vendor, fastest_rank_seconds"),
+                       InputError);
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("JSON outputs hold numbers as numbers and read back to the same cells") {
   const std::string path = temporary("rows.json");
   RowCells no_block = sample_row("vendor", "powerlaw");
@@ -113,8 +127,9 @@ TEST_CASE("a row set keeps the first row of each identity, in grid order first")
   CHECK(set.add(sample_row("parlogna:radix=2", "w")));
   const auto ordered = set.ordered({row_key(sample_row("parlogna:radix=2", "w"))});
   REQUIRE(ordered.size() == 2);
-  CHECK(ordered[0][7] == "parlogna:radix=2");
-  CHECK(ordered[1][7] == "vendor");
+  const size_t config = identity_columns().size() - 1;
+  CHECK(ordered[0][config] == "parlogna:radix=2");
+  CHECK(ordered[1][config] == "vendor");
 }
 
 }  // namespace a2a::sim

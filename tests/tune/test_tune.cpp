@@ -23,6 +23,7 @@ SweepRow row(int ranks, std::int64_t block, const std::string& config, double se
   r.ranks_per_node = 2;
   r.workload = "uniform:max=" + std::to_string(block);
   r.block_bytes = block;
+  r.vendor = "openmpi";
   r.algorithm = config.substr(0, config.find(':'));
   r.config = config;
   r.predicted_seconds = seconds;
@@ -106,6 +107,25 @@ TEST_CASE("groups: one map per machine and workload; filters choose") {
   CHECK(build_maps(rows, filter).size() == 1);
   filter.platform = "polaris";
   CHECK_THROWS_AS(build_maps(rows, filter), InputError);
+}
+
+TEST_CASE("groups: each MPI library of a sweep (vendor a grid key) is its own map") {
+  std::vector<SweepRow> rows = {row(4, 16, "vendor", 1e-5), row(4, 16, "spread_out", 2e-5),
+                                row(4, 16, "vendor", 4e-5), row(4, 16, "spread_out", 2e-5)};
+  rows[2].vendor = rows[3].vendor = "mpich";
+  const std::vector<TuningMap> maps = build_maps(rows, {});
+  REQUIRE(maps.size() == 2);
+  GroupFilter filter;
+  filter.vendor = "mpich";
+  const std::vector<TuningMap> mpich = build_maps(rows, filter);
+  REQUIRE(mpich.size() == 1);
+  CHECK(mpich.front().key.describe().ends_with(", vendor mpich"));
+  // Against MPICH's own call (4e-5) spread_out is the best, twice as fast; against Open MPI's
+  // (1e-5) the vendor stays.
+  CHECK(mpich.front().cells.front().best->config == "spread_out");
+  CHECK(*mpich.front().cells.front().speedup() == doctest::Approx(2.0));
+  filter.vendor = "openmpi";
+  CHECK(build_maps(rows, filter).front().cells.front().best->config == "vendor");
 }
 
 TEST_CASE("geometric midpoints between grid values") {
