@@ -348,12 +348,14 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 Polaris, refitted in stop 21 on the authors' benchmark logs at P = 2,048: with `match_time` 10 ns and
 `nic_message_time` 200 ns (the earlier values) a2a ranked MPICH's scattered with batch 1 ahead of
 batch 32 and spread_out 20x slower than measured; the logs rule both out (rows `log-*`). The same
-change exposes what the 200 ns had hidden at P = 8,192: the vendor there is measured 20x slower
-than at P = 2,048 for 16x the messages, an effect a2a does not model (the authors' README reports
-the NIC's hardware match list running out at 4,096 ranks and more, so matching falls back to
-software), and ParLogNa's 1 KiB time is bound by the preset's assumed group structure (its best,
-radix 32, moves about 370 MB per node, 7.4 ms at the injection bandwidth, and is predicted 38.7
-ms). So f25-03 now has the wrong winner: a known miss, kept in the table. Open MPI's linear
+change exposes what the 200 ns had hidden at P = 8,192: the vendor there is measured at 51.8 ms, 5.6x
+the 9.33 ms a2a predicts for MPICH's scattered with batch 32. The logs' alltoallv section
+(data/measured/fan2025_polaris_logs_alltoallv.csv) shows why: Cray MPICH's MPI_Alltoallv at
+P = 2,048 is measured near scattered with batch 1 (9.55 ms against 8.41; batch 32: 2.76 ms), while
+a2a's `mpich` vendor is batch 32. Simulated as batch 1, the P = 8,192 vendor comes out 44.75 ms
+(measured 51.8) and ParLogNa's speed-up 28.3x (measured 29x); the vendor model is not changed yet.
+Also ParLogNa's 1 KiB time is bound by the preset's assumed group structure (its best, radix 32,
+moves about 370 MB per node, 7.4 ms at the injection bandwidth, and is predicted 38.7 ms). So f25-03 now has the wrong winner: a known miss, kept in the table. Open MPI's linear
 algorithm is measured 40-70x slower than spread_out (head-of-line blocking at the receiving NIC,
 not modelled: `log-*-staggered`).
 
