@@ -77,10 +77,11 @@ BufferBytes count_buffer_bytes(const Workload& workload) {
 
 }  // namespace
 
-const BufferBytes& buffer_bytes(const Workload& workload) {
+BufferBytes buffer_bytes(const Workload& workload) {
   static std::mutex lock;
   static std::string key;
   static BufferBytes cached;
+  // A copy leaves the lock with the caller: another workload may replace the cache meanwhile.
   const std::lock_guard<std::mutex> hold(lock);
   const std::string wanted = workload.spec() + "@" + std::to_string(workload.ranks());
   if (key != wanted) {
@@ -96,7 +97,7 @@ SimResult summarize(const std::string& label, const std::vector<RankRecord>& rec
   result.label = label;
   const int P = static_cast<int>(records.size());
   std::vector<double> finish(static_cast<size_t>(P));
-  const BufferBytes& buffers_bytes = buffer_bytes(workload);
+  const BufferBytes buffers_bytes = buffer_bytes(workload);
   for (int r = 0; r < P; ++r) {
     const RankRecord& record = records[static_cast<size_t>(r)];
     finish[static_cast<size_t>(r)] = record.end - t0;

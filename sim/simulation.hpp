@@ -96,7 +96,7 @@ struct BufferBytes {
 // is kept: a run, or a sweep worker's point, simulates every configuration on one workload) — and
 // not at all above kMaxSummedRanks, where that would take minutes (about 9 s at 16,384 ranks).
 constexpr int kMaxSummedRanks = 16384;
-const BufferBytes& buffer_bytes(const Workload& workload);
+BufferBytes buffer_bytes(const Workload& workload);
 
 // "4 of 256 ranks never finished: rank 3 in receive from 2; ..."
 std::string unfinished_ranks(const std::vector<RankRecord>& records);

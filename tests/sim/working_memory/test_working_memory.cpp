@@ -90,7 +90,7 @@ TEST_CASE(
     "working memory at scale: balanced workloads in O(P), others not summed beyond the bound") {
   constexpr int kLarge = sim::kMaxSummedRanks * 2;
   const auto balanced = make_workload("constant:size=64", kLarge);
-  const sim::BufferBytes& known = sim::buffer_bytes(*balanced);
+  const sim::BufferBytes known = sim::buffer_bytes(*balanced);
   REQUIRE(known.send.size() == static_cast<size_t>(kLarge));
   CHECK(known.of(kLarge - 1, false) == 2 * std::int64_t{64} * kLarge);
   CHECK(known.of(kLarge - 1, true) == std::int64_t{64} * kLarge);
