@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -10,6 +11,7 @@
 
 #include "algorithms/errors.hpp"
 #include "platforms/yaml_document.hpp"
+#include "sim/vendor_model.hpp"
 
 namespace a2a::sim {
 
@@ -296,10 +298,12 @@ Scenario scenario_from_yaml(const YAML::Node& root, const std::string& origin,
     } else if (key == "workload") {
       scenario.workload = reader.scalar<std::string>(value, key, "a workload spec");
     } else if (key == "vendor") {
-      scenario.simulation.vendor = reader.scalar<std::string>(value, key, "openmpi or mpich");
-      if (scenario.simulation.vendor != "openmpi" && scenario.simulation.vendor != "mpich") {
-        reader.fail(value, key,
-                    "unknown vendor '" + scenario.simulation.vendor + "' (known: openmpi, mpich)");
+      scenario.simulation.vendor = reader.scalar<std::string>(value, key, "an MPI name");
+      const auto& known = vendor_names();
+      if (std::find(known.begin(), known.end(), scenario.simulation.vendor) == known.end()) {
+        reader.fail(
+            value, key,
+            "unknown vendor '" + scenario.simulation.vendor + "' (known: " + known_vendors() + ")");
       }
     } else if (key == "engine") {
       scenario.engine = reader.scalar<std::string>(value, key, "simgrid or scale");

@@ -8,8 +8,15 @@
 namespace a2a::sim {
 
 const std::vector<std::string>& vendor_names() {
-  static const std::vector<std::string> names = {"openmpi", "mpich"};
+  static const std::vector<std::string> names = {"openmpi", "mpich", "cray-mpich"};
   return names;
+}
+
+std::string known_vendors() {
+  std::string text;
+  for (const auto& name : vendor_names())
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
 namespace {
@@ -32,7 +39,8 @@ std::string vendor_label(const std::string& mpi, int ranks, int ranks_per_node) 
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node) {
   if (mpi == "openmpi") return configure(openmpi_alltoallv_choice(ranks), ranks, ranks_per_node);
   if (mpi == "mpich") return configure("scattered:batch=32", ranks, ranks_per_node);
-  throw InvalidParameter("vendor '" + mpi + "' is not modeled (known: openmpi, mpich)");
+  if (mpi == "cray-mpich") return configure("scattered:batch=1", ranks, ranks_per_node);
+  throw InvalidParameter("vendor '" + mpi + "' is not modeled (known: " + known_vendors() + ")");
 }
 
 void linear_vendor_alltoall(Comm& comm, int send_temp, int recv_temp, Bytes block) {

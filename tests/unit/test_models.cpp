@@ -107,13 +107,16 @@ TEST_CASE("scattered, pairwise: Hockney's linear costs") {
 }
 
 TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
-  // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32.
+  // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32; Cray
+  // MPICH (as measured on Polaris): scattered batch 1.
   auto at = [](int P, const char* vendor) {
     return cost_of("vendor", *make_workload("constant:size=64", P), hand_machine(), vendor).total();
   };
   CHECK(at(3, "openmpi") == constant("ompi_pairwise", 3, 64).total());
   CHECK(at(40, "openmpi") == constant("ompi_linear", 40, 64).total());
   CHECK(at(40, "mpich") == constant("scattered:batch=32", 40, 64).total());
+  CHECK(at(40, "cray-mpich") == constant("scattered:batch=1", 40, 64).total());
+  CHECK(at(40, "cray-mpich") != at(40, "mpich"));
 }
 
 TEST_CASE("radix-2 Bruck: Σ_k (α + m_k·n·β), m_k = |{i < P : bit k of i set}|") {
