@@ -11,8 +11,9 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
 FlowNetwork::FlowNetwork(const std::vector<double>& capacities,
-                         const std::vector<std::uint32_t>& hops, double tolerance)
-    : capacity_(capacities), hops_(hops), tolerance_(tolerance) {}
+                         const std::vector<std::uint32_t>& hops, const std::vector<Route>& routes,
+                         double tolerance)
+    : capacity_(capacities), hops_(hops), interned_(routes), tolerance_(tolerance) {}
 
 void FlowNetwork::ensure_links() {
   const std::size_t n = capacity_.size();
@@ -47,7 +48,7 @@ void FlowNetwork::push(Event event) {
 void FlowNetwork::start(double start, const Route& route, double bytes, std::uint64_t token) {
   ensure_links();
   const std::uint32_t f = new_flow();
-  flows_[f] = Flow{bytes, token, route};
+  flows_[f] = Flow{bytes, token, route.id};
   ++in_flight_;
   push({std::max(start + route.latency, now_), f, 0, EventKind::activate});
 }
@@ -133,13 +134,14 @@ void FlowNetwork::schedule(std::uint32_t r) {
 
 void FlowNetwork::activate(std::uint32_t f) {
   const Flow& flow = flows_[f];
-  if (flow.bytes <= 0 || flow.route.hops == 0) {
+  const Route& spec = interned_[flow.route];
+  if (flow.bytes <= 0 || spec.hops == 0) {
     // Nothing to share: the loopback, or an empty message.
-    const double seconds = flow.bytes <= 0 ? 0 : flow.bytes / flow.route.bound;
+    const double seconds = flow.bytes <= 0 ? 0 : flow.bytes / spec.bound;
     push({now_ + seconds, f, 0, EventKind::end_alone});
     return;
   }
-  const std::uint32_t r = route_of(flow.route);
+  const std::uint32_t r = route_of(spec);
   RouteFlows& route = routes_[r];
   catch_up(route);
   if (!route.rated) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -32,8 +33,9 @@ namespace a2a::sim::scale {
 
 class FlowNetwork {
  public:
+  // `routes`: the routes by Route::id (RouteTable::interned()); every route started must be there.
   FlowNetwork(const std::vector<double>& capacities, const std::vector<std::uint32_t>& hops,
-              double tolerance);
+              const std::vector<Route>& routes, double tolerance);
 
   // A transfer of `bytes` over `route` whose two sides are both posted at `start`. `token` is
   // handed back by step() when it completes. `start` must not be before the last step's time.
@@ -50,10 +52,12 @@ class FlowNetwork {
   std::size_t in_flight() const { return in_flight_; }
 
  private:
+  // One per message in flight (10^8 for a linear exchange at P = 10^4): its route by id, not a
+  // copy of it.
   struct Flow {
     double bytes = 0;
     std::uint64_t token = 0;
-    Route route;
+    std::uint32_t route = 0;  // Route::id
   };
   // A route in use and the flows on it in their bandwidth phase.
   static constexpr std::uint32_t kNoSlot = 0xFFFFFFFF;
@@ -106,10 +110,11 @@ class FlowNetwork {
 
   const std::vector<double>& capacity_;  // grows as routes are discovered
   const std::vector<std::uint32_t>& hops_;
+  const std::vector<Route>& interned_;
   double tolerance_;
   double now_ = 0;
 
-  std::vector<Flow> flows_;
+  std::deque<Flow> flows_;  // a deque: growing never copies them all (twice the memory at once)
   std::vector<std::uint32_t> free_flows_;
   std::vector<RouteFlows> routes_;
   std::vector<std::uint32_t> free_routes_;

@@ -14,11 +14,19 @@ constexpr std::int64_t MiB = 1024 * KiB;
 
 // Measured on polaris, parlogna r=2 and r=16, uniform <= 1 KiB (docs/performance.md): peak RSS
 // 74 MiB at P = 4,096, 113 MiB at 8,192, 188-189 MiB at 16,384 — about 40 MiB + 9 KiB per rank.
+// Per message in flight (each side counts once): fugaku, vendor openmpi (ompi_linear: every rank
+// posts P - 1 receives and P - 1 sends at once), uniform:max=16, peak RSS 285 MiB at P = 1,024,
+// 995 MiB at 2,048, 3,601 MiB at 4,096 (docs/performance.md, "Memory per message in flight"),
+// after the compaction of commit 3f83220: 91-110 B per side beyond the other terms. At 128 B the
+// estimates (359 MiB, 1.1 GiB, 4.1 GiB) exceed those peaks by 13-26 %. (It was 320 B: about
+// 260 B a side was measured before the compaction, 8,454 MiB at P = 4,096.)
 constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
 constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord
-constexpr std::int64_t kPerMessage = 320;    // a message in flight: post, pending, flow, events
-constexpr std::int64_t kPerNodePair = 96;    // an interned route and its hops
-constexpr std::int64_t kPerNode = 4 * KiB;   // the routes and NIC state of a used node
+// A message in flight: its request and post (16 + 32 B a side), its share of the pending
+// matches, transfer (64 B), flow (24 B) and events.
+constexpr std::int64_t kPerMessage = 128;
+constexpr std::int64_t kPerNodePair = 96;   // an interned route and its hops
+constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
 
 }  // namespace
 

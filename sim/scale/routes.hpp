@@ -48,6 +48,8 @@ class RouteTable {
   // Smallest latency of any link: no message completes sooner than this after it starts.
   double min_latency() const { return min_latency_; }
   std::size_t routes() const { return routes_.size(); }
+  // Every route asked for so far, by Route::id (grows as routes are discovered).
+  const std::vector<Route>& interned() const { return routes_; }
 
  private:
   std::uint32_t link_index(const void* link, double bandwidth);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "algorithms/comm.hpp"
@@ -22,36 +23,48 @@ class RankFibers;
 // Messages of different kinds never match each other (as MPI tags).
 enum class Kind : std::uint8_t { data = 0, sizes = 1, values = 2, collective = 3 };
 
-// A request of a rank: posted, then done at `done_at` (simulated seconds).
+// A request of a rank: posted, then done at `done_at` (simulated seconds). 16 bytes: a linear
+// exchange holds 2 (P - 1) of them per rank at once. What few requests need (an unpack time,
+// where values go) is kept beside them in RankState, by slot.
 struct Slot {
+  double done_at = 0;
+  int peer = 0;
   bool busy = false;
   bool done = false;
   bool receive = false;
   Kind kind = Kind::data;
-  int peer = 0;
-  double done_at = 0;
-  double unpack_seconds = 0;    // a receive of a packed message: CPU time to unpack it when done
-  std::span<std::int64_t> out;  // irecv_values / allreduce: where the values go
 };
+static_assert(sizeof(Slot) == 16);
 
-// What a rank asked for while it ran; the event loop matches it afterwards.
+// What a rank asked for while it ran; the event loop matches it afterwards. 32 bytes: a rank
+// posting P - 1 receives and P - 1 sends at once holds them all until the event loop runs.
 struct Post {
+  static constexpr std::uint32_t kNoValues = 0xFFFFFFFF;
   int slot = 0;
+  int peer = 0;
+  double at = 0;    // simulated time of the post, after its CPU overhead
+  Bytes size = -1;  // data: bytes; sizes: block count; values: their count; -1 when a receive
+                    // does not say
+  std::uint32_t values = kNoValues;  // values / collective sends: their first value in
+                                     // RankState::outbox_values
   bool receive = false;
   Kind kind = Kind::data;
-  int peer = 0;
-  double at = 0;        // simulated time of the post, after its CPU overhead
-  Bytes size = -1;      // data: bytes; sizes: block count; -1 when a receive does not say
   bool packed = false;  // a data message of several pieces: packed by the sender, unpacked by
                         // the receiver (platform pack_bandwidth)
-  std::vector<std::int64_t> values;  // values / collective sends
 };
+static_assert(sizeof(Post) == 32);
 
 struct RankState {
   double clock = 0;
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::vector<Post> outbox;
+  std::vector<std::int64_t> outbox_values;  // the values of the sends in the outbox
+  // By slot, only for the requests that need it: a received packed message's CPU time to unpack
+  // it (set when it arrives, spent when waited for), and where an irecv_values or allreduce
+  // receive puts its values.
+  std::unordered_map<int, double> unpack_seconds;
+  std::unordered_map<int, std::span<std::int64_t>> value_outs;
   // What the rank is suspended for. The event loop wakes it when that slot is done, or, for
   // kAllSlots, when the last slot in flight is. Described in words only if the run deadlocks
   // (describe_wait): formatting it on every wait cost a string per rank and round.

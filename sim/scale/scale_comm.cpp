@@ -50,13 +50,12 @@ Described described(Parts parts) {
   return described;
 }
 
-Post message(bool receive, Kind kind, int peer, Bytes size, std::vector<std::int64_t> values = {}) {
+Post message(bool receive, Kind kind, int peer, Bytes size) {
   Post post;
   post.receive = receive;
   post.kind = kind;
   post.peer = peer;
   post.size = size;
-  post.values = std::move(values);
   return post;
 }
 }  // namespace
@@ -115,8 +114,14 @@ Request ScaleComm::post(Post message) {
   slot.peer = message.peer;
   message.slot = id;
   message.at = state_.clock;
-  state_.outbox.push_back(std::move(message));
+  state_.outbox.push_back(message);
   return {id};
+}
+
+Request ScaleComm::post_values(Post message, std::span<const std::int64_t> values) {
+  message.values = static_cast<std::uint32_t>(state_.outbox_values.size());
+  state_.outbox_values.insert(state_.outbox_values.end(), values.begin(), values.end());
+  return post(message);
 }
 
 Request ScaleComm::isend(int peer, Pieces pieces) {
@@ -220,13 +225,12 @@ Request ScaleComm::irecv_sizes(int peer, std::int64_t count, BlockList blocks) {
 Request ScaleComm::isend_values(int peer, std::span<const std::int64_t> values) {
   ++record_.stats.meta_messages;
   record_.stats.meta_bytes += static_cast<Bytes>(values.size()) * kValueBytes;
-  return post(message(false, Kind::values, peer, static_cast<Bytes>(values.size()),
-                      std::vector<std::int64_t>(values.begin(), values.end())));
+  return post_values(message(false, Kind::values, peer, static_cast<Bytes>(values.size())), values);
 }
 
 Request ScaleComm::irecv_values(int peer, std::span<std::int64_t> out) {
   const Request request = post(message(true, Kind::values, peer, static_cast<Bytes>(out.size())));
-  state_.slots[static_cast<size_t>(request.id)].out = out;
+  state_.value_outs.insert_or_assign(request.id, out);
   return request;
 }
 
@@ -256,9 +260,23 @@ void ScaleComm::finish_slot(int id) {
     record_.wait_seconds += slot.done_at - state_.clock;
     state_.clock = slot.done_at;
   }
-  if (slot.unpack_seconds > 0) spend_copying(slot.unpack_seconds);
+  const double unpack = take_extras(id);
+  if (unpack > 0) spend_copying(unpack);
   slot = Slot{};
   state_.free_slots.push_back(id);
+}
+
+double ScaleComm::take_extras(int id) {
+  double unpack = 0;
+  if (!state_.unpack_seconds.empty()) {
+    const auto found = state_.unpack_seconds.find(id);
+    if (found != state_.unpack_seconds.end()) {
+      unpack = found->second;
+      state_.unpack_seconds.erase(found);
+    }
+  }
+  if (!state_.value_outs.empty()) state_.value_outs.erase(id);
+  return unpack;
 }
 
 void ScaleComm::wait_all() {
@@ -329,9 +347,10 @@ Bytes ScaleComm::allreduce_max(Bytes value) {
     const int to = static_cast<int>(mod(rank_ + distance, size()));
     const int from = static_cast<int>(mod(rank_ - distance, size()));
     std::int64_t incoming = 0;
-    const Request sent = post(message(false, Kind::collective, to, 1, {value}));
+    const Request sent = post_values(message(false, Kind::collective, to, 1),
+                                     std::span<const std::int64_t>(&value, 1));
     const Request received = post(message(true, Kind::collective, from, 1));
-    state_.slots[static_cast<size_t>(received.id)].out = std::span<std::int64_t>(&incoming, 1);
+    state_.value_outs.insert_or_assign(received.id, std::span<std::int64_t>(&incoming, 1));
     wait_slot(received.id, RankState::Waiting::allreduce);
     value = std::max(value, incoming);
     wait_slot(sent.id, RankState::Waiting::request);

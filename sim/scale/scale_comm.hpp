@@ -62,6 +62,8 @@ class ScaleComm final : public Comm {
 
  private:
   Request post(Post post);
+  // A send carrying `values` (copied into the outbox beside it).
+  Request post_values(Post message, std::span<const std::int64_t> values);
   // `pieces`: the message has more than one piece (packed at the platform's pack_bandwidth).
   Request send_data(int peer, Bytes bytes, bool pieces);
   void charge_copy(Bytes bytes);
@@ -76,6 +78,8 @@ class ScaleComm final : public Comm {
   void wait_slot(int id, RankState::Waiting why);
   // Takes a done request's completion time into the rank's clock and frees its slot.
   void finish_slot(int id);
+  // Forgets what slot `id` kept beside it in RankState; returns its unpack time (0 if none).
+  double take_extras(int id);
   void check_peer(int peer) const;
   bool traced() const { return rank_ < run_.trace_ranks; }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 #include "algorithms/errors.hpp"
@@ -39,35 +41,74 @@ constexpr std::size_t kStackScale = 1;
 
 constexpr Bytes kValueBytes = sizeof(std::int64_t);
 
-// One side of a message: the rank, its request, when it was posted.
-struct Side {
+// A request of a rank, posted at `at`.
+struct End {
   int rank = 0;
   int slot = 0;
   double at = 0;
+};
+
+// One side of a message as posted: its request and what it says of the message.
+struct Side {
+  End end;
   Bytes size = -1;
   bool packed = false;  // a send packed from several pieces: its receive unpacks it
 };
 
 constexpr std::uint64_t kNoTransfer = ~std::uint64_t{0};
+constexpr std::uint32_t kNoValues = Post::kNoValues;
+
+// The values that values and collective messages carry, by id, from their send's post to their
+// receive's delivery; kNoValues for none. Kept apart: most messages carry none.
+class ValueLists {
+ public:
+  std::uint32_t put(std::span<const std::int64_t> values) {
+    if (values.empty()) return kNoValues;
+    std::uint32_t id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+    } else {
+      id = static_cast<std::uint32_t>(lists_.size());
+      lists_.emplace_back();
+    }
+    lists_[id].assign(values.begin(), values.end());
+    return id;
+  }
+  const std::vector<std::int64_t>& get(std::uint32_t id) const { return lists_[id]; }
+  void release(std::uint32_t id) {
+    if (id == kNoValues) return;
+    lists_[id].clear();
+    free_.push_back(id);
+  }
+
+ private:
+  std::vector<std::vector<std::int64_t>> lists_;
+  std::vector<std::uint32_t> free_;
+};
 
 // A posted message or receive still waiting for its other side. An eager send is already in
 // flight (or has arrived) as `transfer`.
 struct Pending {
   Side side;
-  bool receive = false;
-  std::vector<std::int64_t> values;
   std::uint64_t transfer = kNoTransfer;
+  std::uint32_t values = kNoValues;
+  bool receive = false;
 };
 
-// A message in flight: matched, or an eager send whose receive is not posted yet.
+// A message in flight: matched, or an eager send whose receive is not posted yet. One per message
+// (P² at once for a linear exchange), so 64 bytes: the receive's size was checked when matched.
 struct Transfer {
-  Side send, receive;
-  bool has_receive = true;
-  double arrived = -1;  // an eager send that arrived before its receive: when
-  Route route;          // what it crosses (adaptive routing counts the flows per link)
+  End send, receive;
+  Bytes size = -1;                   // the send's: bytes, or values for the other kinds
+  double arrived = -1;               // an eager send that arrived before its receive: when
+  std::uint32_t values = kNoValues;  // in ValueLists
+  std::uint32_t route = 0;  // Route::id of what it crosses (adaptive routing counts flows per link)
   Kind kind = Kind::data;
-  std::vector<std::int64_t> values;
+  bool has_receive = true;
+  bool packed = false;
 };
+static_assert(sizeof(Transfer) == 64);
 
 // The event loop of one run: matches posts in MPI order (per source, destination and kind, first
 // posted first matched), turns matched pairs into flows, and wakes the ranks whose requests end.
@@ -92,9 +133,9 @@ class EventLoop {
     double earliest = std::numeric_limits<double>::infinity();
     for (const int r : ranks) {
       RankState& state = run_.states[static_cast<size_t>(r)];
-      for (Post& post : state.outbox)
-        match(r, std::move(post), woken, earliest);
-      state.outbox.clear();
+      for (const Post& post : state.outbox)
+        match(r, post, woken, earliest);
+      empty_outbox(state);
     }
     return earliest;
   }
@@ -118,15 +159,14 @@ class EventLoop {
 
   // Messages posted that nobody received, as one line (empty if none).
   std::string unmatched() const {
-    for (const auto& [key, queue] : pending_) {
-      const Pending& p = queue.head;
-      const int other = static_cast<int>((key >> 34) == static_cast<std::uint64_t>(p.side.rank)
-                                             ? (key >> 2) & 0xFFFFFFFF
-                                             : key >> 34);
-      return p.receive ? "rank " + std::to_string(p.side.rank) + " waits for a message rank " +
+    for (const auto& [key, p] : pending_) {
+      const int rank = p.side.end.rank;
+      const int other = static_cast<int>(
+          (key >> 34) == static_cast<std::uint64_t>(rank) ? (key >> 2) & 0xFFFFFFFF : key >> 34);
+      return p.receive ? "rank " + std::to_string(rank) + " waits for a message rank " +
                              std::to_string(other) + " never sent"
-                       : "rank " + std::to_string(p.side.rank) + " sent rank " +
-                             std::to_string(other) + " a message it never received";
+                       : "rank " + std::to_string(rank) + " sent rank " + std::to_string(other) +
+                             " a message it never received";
     }
     return {};
   }
@@ -137,58 +177,90 @@ class EventLoop {
            static_cast<std::uint64_t>(kind);
   }
 
-  void match(int rank, Post&& post, std::vector<int>& woken, double& earliest) {
+  // A linear exchange fills each rank's outbox with 2 (P - 1) posts at once: once matched, their
+  // memory goes back rather than staying reserved for the rest of the run. Small outboxes keep
+  // theirs, for the next round.
+  static void empty_outbox(RankState& state) {
+    constexpr std::size_t kKeep = 256;
+    if (state.outbox.capacity() > kKeep) {
+      std::vector<Post>().swap(state.outbox);
+      std::vector<std::int64_t>().swap(state.outbox_values);
+    } else {
+      state.outbox.clear();
+      state.outbox_values.clear();
+    }
+  }
+
+  // The values a send posted with (kNoValues if none), moved to values_.
+  std::uint32_t take_values(const RankState& state, const Post& post) {
+    if (post.values == kNoValues) return kNoValues;
+    return values_.put(
+        std::span(state.outbox_values).subspan(post.values, static_cast<std::size_t>(post.size)));
+  }
+
+  void match(int rank, const Post& post, std::vector<int>& woken, double& earliest) {
     const int src = post.receive ? post.peer : rank;
     const int dst = post.receive ? rank : post.peer;
     const std::uint64_t k = key(src, dst, post.kind);
-    const Side side{rank, post.slot, post.at, post.size, post.packed};
+    const Side side{{rank, post.slot, post.at}, post.size, post.packed};
+    const std::uint32_t values = take_values(run_.states[static_cast<size_t>(rank)], post);
     const auto found = pending_.find(k);
-    if (found == pending_.end() || found->second.head.receive == post.receive) {
-      Pending waiting{side, post.receive, std::move(post.values)};
+    if (found == pending_.end() || found->second.receive == post.receive) {
+      Pending waiting{side, kNoTransfer, values, post.receive};
       if (!post.receive && eager(side, post.kind))
         waiting.transfer = start_eager(waiting, dst, post.kind);
       if (found == pending_.end())
-        pending_.emplace(k, PendingQueue{std::move(waiting), {}});
+        pending_.emplace(k, waiting);
       else
-        found->second.rest.push_back(std::move(waiting));
+        queued_[k].push_back(waiting);
       return;
     }
-    PendingQueue& queue = found->second;
-    Pending other = std::move(queue.head);
-    if (queue.rest.empty()) {
-      pending_.erase(found);
-    } else {
-      queue.head = std::move(queue.rest.front());
-      queue.rest.erase(queue.rest.begin());
-    }
+    const Pending other = next_pending(found);
     if (other.transfer != kNoTransfer) {
       receive_eager(other.transfer, side, woken, earliest);
       return;
     }
-    Transfer transfer;
-    transfer.kind = post.kind;
-    if (post.receive) {
-      transfer.send = other.side;
-      transfer.receive = side;
-      transfer.values = std::move(other.values);
-    } else {
-      transfer.send = side;
-      transfer.receive = other.side;
-      transfer.values = std::move(post.values);
-    }
-    check_sizes(transfer);
-    const Route route = route_of(transfer.send.rank, transfer.receive.rank);
-    const double both_posted = std::max(transfer.send.at, transfer.receive.at);
+    const Side& send = post.receive ? other.side : side;
+    const Side& receive = post.receive ? side : other.side;
+    check_sizes(post.kind, send, receive);
+    Transfer transfer = transfer_of(send, post.kind, post.receive ? other.values : values);
+    transfer.receive = receive.end;
+    const Route route = route_of(send.end.rank, receive.end.rank);
+    const double both_posted = std::max(send.end.at, receive.end.at);
     // A rendezvous message (above the eager threshold) first sends a request to the receiver and
     // waits for its answer: one round trip after the later of the two posts.
     const double begin =
-        !rendezvous() || eager(transfer.send, transfer.kind)
+        !rendezvous() || eager(send, post.kind)
             ? both_posted
-            : std::max(transfer.send.at + route.latency, transfer.receive.at) + route.latency;
-    const int sender = transfer.send.rank;
-    const int receiver = transfer.receive.rank;
+            : std::max(send.end.at + route.latency, receive.end.at) + route.latency;
     const Bytes bytes = wire_bytes(transfer);
-    launch(new_transfer(std::move(transfer)), sender, receiver, begin, route, bytes);
+    launch(new_transfer(transfer), send.end.rank, receive.end.rank, begin, route, bytes);
+  }
+
+  // Takes the oldest post waiting at `found` out of its queue.
+  Pending next_pending(std::unordered_map<std::uint64_t, Pending>::iterator found) {
+    const Pending oldest = found->second;
+    const auto more = queued_.empty() ? queued_.end() : queued_.find(found->first);
+    if (more == queued_.end()) {
+      pending_.erase(found);
+      return oldest;
+    }
+    std::vector<Pending>& rest = more->second;
+    found->second = rest.front();
+    rest.erase(rest.begin());
+    if (rest.empty()) queued_.erase(more);
+    return oldest;
+  }
+
+  // A transfer of `send`'s message, its receive not known yet.
+  static Transfer transfer_of(const Side& send, Kind kind, std::uint32_t values) {
+    Transfer transfer;
+    transfer.send = send.end;
+    transfer.size = send.size;
+    transfer.packed = send.packed;
+    transfer.kind = kind;
+    transfer.values = values;
+    return transfer;
   }
 
   // Messages are eager (they start when sent, without waiting for their receive) only when the
@@ -212,43 +284,43 @@ class EventLoop {
     return kind == Kind::data ? size : size * kValueBytes;
   }
   static Bytes wire_bytes(const Transfer& transfer) {
-    return wire_bytes(transfer.kind, transfer.send.size);
+    return wire_bytes(transfer.kind, transfer.size);
   }
 
-  void check_sizes(const Transfer& transfer) const {
-    const Side& s = transfer.send;
-    const Side& r = transfer.receive;
-    if (r.size >= 0 && r.size != s.size) {
-      const char* unit = transfer.kind == Kind::data ? " bytes" : " values";
-      const std::string who = "rank " + std::to_string(r.rank);
-      throw Error(label_ + ": " + who + ": " + who + " expected " + std::to_string(r.size) + unit +
-                  " from rank " + std::to_string(s.rank) + " but it sent " +
-                  std::to_string(s.size));
+  void check_sizes(Kind kind, const Side& send, const Side& receive) const {
+    if (receive.size >= 0 && receive.size != send.size) {
+      const char* unit = kind == Kind::data ? " bytes" : " values";
+      const std::string who = "rank " + std::to_string(receive.end.rank);
+      throw Error(label_ + ": " + who + ": " + who + " expected " + std::to_string(receive.size) +
+                  unit + " from rank " + std::to_string(send.end.rank) + " but it sent " +
+                  std::to_string(send.size));
     }
   }
 
-  std::uint64_t new_transfer(Transfer&& transfer) {
+  std::uint64_t new_transfer(const Transfer& transfer) {
     if (!free_transfers_.empty()) {
       const std::uint64_t token = free_transfers_.back();
       free_transfers_.pop_back();
-      transfers_[token] = std::move(transfer);
+      transfers_[token] = transfer;
       return token;
     }
-    transfers_.push_back(std::move(transfer));
+    transfers_.push_back(transfer);
     return transfers_.size() - 1;
   }
 
+  void free_transfer(std::uint64_t token) {
+    transfers_[token] = Transfer{};
+    free_transfers_.push_back(token);
+  }
+
   // An eager send, started before anyone receives it.
-  std::uint64_t start_eager(Pending& send, int receiver, Kind kind) {
-    Transfer transfer;
-    transfer.send = send.side;
+  std::uint64_t start_eager(const Pending& send, int receiver, Kind kind) {
+    Transfer transfer = transfer_of(send.side, kind, send.values);
     transfer.has_receive = false;
-    transfer.kind = kind;
-    transfer.values = std::move(send.values);
     const Bytes bytes = wire_bytes(transfer);
-    const Route route = route_of(send.side.rank, receiver);
-    const std::uint64_t token = new_transfer(std::move(transfer));
-    launch(token, send.side.rank, receiver, send.side.at, route, bytes);
+    const Route route = route_of(send.side.end.rank, receiver);
+    const std::uint64_t token = new_transfer(transfer);
+    launch(token, send.side.end.rank, receiver, send.side.end.at, route, bytes);
     return token;
   }
 
@@ -257,16 +329,14 @@ class EventLoop {
   void receive_eager(std::uint64_t token, const Side& receive, std::vector<int>& woken,
                      double& earliest) {
     Transfer& t = transfers_[token];
-    t.receive = receive;
+    check_sizes(t.kind, Side{t.send, t.size, t.packed}, receive);
+    t.receive = receive.end;
     t.has_receive = true;
-    check_sizes(t);
     if (t.arrived < 0) return;
-    const double done = std::max(t.arrived, receive.at);
-    deliver_values(t);
-    charge_unpack(t);
-    if (finish_side(receive, true, done, woken)) earliest = std::min(earliest, done);
-    t = Transfer{};
-    free_transfers_.push_back(token);
+    const double done = std::max(t.arrived, receive.end.at);
+    deliver(t);
+    if (finish_side(receive.end, true, done, woken)) earliest = std::min(earliest, done);
+    free_transfer(token);
   }
 
   // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each node's
@@ -284,31 +354,31 @@ class EventLoop {
       begin = in = std::max(begin, in) + nic;
     }
     if (adaptive_.enabled()) {
-      transfers_[token].route = route;
+      transfers_[token].route = route.id;
       adaptive_.add(route);
     }
     network_.start(begin, route, static_cast<double>(bytes), token);
   }
 
-  void deliver_values(const Transfer& t) {
-    if (t.values.empty()) return;
-    Slot& slot =
-        run_.states[static_cast<size_t>(t.receive.rank)].slots[static_cast<size_t>(t.receive.slot)];
-    std::copy(t.values.begin(), t.values.end(), slot.out.begin());
-  }
-
-  // The receiver of a packed message unpacks it into its pieces once it has arrived (the same
-  // pieces as the sender's in the catalog, so the sender's count stands for both).
-  void charge_unpack(const Transfer& t) {
-    if (!t.send.packed) return;
-    run_.states[static_cast<size_t>(t.receive.rank)]
-        .slots[static_cast<size_t>(t.receive.slot)]
-        .unpack_seconds = static_cast<double>(wire_bytes(t)) / run_.platform->pack_bandwidth;
+  // What the receive of an arrived message gets: its values, and, for a packed message, the time
+  // to unpack it into its pieces (the same pieces as the sender's in the catalog, so the sender's
+  // count stands for both).
+  void deliver(const Transfer& t) {
+    RankState& receiver = run_.states[static_cast<size_t>(t.receive.rank)];
+    if (t.values != kNoValues) {
+      const std::vector<std::int64_t>& values = values_.get(t.values);
+      std::copy(values.begin(), values.end(), receiver.value_outs.at(t.receive.slot).begin());
+      values_.release(t.values);
+    }
+    if (t.packed) {
+      receiver.unpack_seconds[t.receive.slot] =
+          static_cast<double>(wire_bytes(t)) / run_.platform->pack_bandwidth;
+    }
   }
 
   // One side of a transfer is done at `at` (a receive never before it was posted). True if that
   // woke its rank.
-  bool finish_side(const Side& side, bool receive, double at, std::vector<int>& woken) {
+  bool finish_side(const End& side, bool receive, double at, std::vector<int>& woken) {
     RankState& state = run_.states[static_cast<size_t>(side.rank)];
     Slot& slot = state.slots[static_cast<size_t>(side.slot)];
     slot.done = true;
@@ -327,17 +397,15 @@ class EventLoop {
   // A transfer's flow ends at `now`. True if it woke a rank.
   bool complete(std::uint64_t token, double now, std::vector<int>& woken) {
     Transfer& t = transfers_[token];
-    if (adaptive_.enabled()) adaptive_.remove(t.route);
+    if (adaptive_.enabled()) adaptive_.remove(routes_.interned()[t.route]);
     bool woke = finish_side(t.send, false, now, woken);
     if (!t.has_receive) {  // an eager message nobody has received yet: it waits
       t.arrived = now;
       return woke;
     }
-    deliver_values(t);
-    charge_unpack(t);
+    deliver(t);
     woke = finish_side(t.receive, true, now, woken) || woke;
-    t = Transfer{};
-    free_transfers_.push_back(token);
+    free_transfer(token);
     return woke;
   }
 
@@ -346,16 +414,15 @@ class EventLoop {
   FlowNetwork& network_;
   const std::string& label_;
   // Posts waiting for their other side, per (source, destination, kind), oldest first; all of
-  // one direction. Usually one, kept in place: a message costs no allocation for its queue.
-  struct PendingQueue {
-    Pending head;
-    std::vector<Pending> rest;
-  };
-  std::unordered_map<std::uint64_t, PendingQueue> pending_;
+  // one direction. The oldest in pending_ (a linear exchange has P² / 2 there at once: one node
+  // each, nothing more), any later ones in queued_.
+  std::unordered_map<std::uint64_t, Pending> pending_;
+  std::unordered_map<std::uint64_t, std::vector<Pending>> queued_;
+  ValueLists values_;
   AdaptiveRouting adaptive_;
   std::uint64_t messages_ = 0;                            // started: varies detours
   std::vector<double> nic_send_free_, nic_receive_free_;  // per node: when its NIC is next free
-  std::vector<Transfer> transfers_;
+  std::deque<Transfer> transfers_;  // a deque: growing never copies them all (twice the memory)
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;
 };
@@ -423,7 +490,8 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   RankFibers fibers(P, static_cast<std::size_t>(options_.stack_kib) * 1024 * kStackScale,
                     [&run, &config](int rank) { run_rank(run, config, rank); });
   run.fibers = &fibers;
-  FlowNetwork network(routes_->capacities(), routes_->hops(), options_.tolerance);
+  FlowNetwork network(routes_->capacities(), routes_->hops(), routes_->interned(),
+                      options_.tolerance);
   EventLoop loop(run, *routes_, network, label);
   RankBatch batch(fibers, options_.threads);
   const double lookahead = platform_.message_overhead + routes_->min_latency();
