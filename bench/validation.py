@@ -407,8 +407,9 @@ Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); m
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
 a2a takes the best over a grid (the configuration column shows which won). A claim is "not run"
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
-2-core development machine the P = 16,384 claims take hours and Open MPI's linear alltoallv at
-P = 8,192 needs more memory than the scale engine's guard allows (about 40 GiB).
+2-core development machine the P = 16,384 claims take hours, and so does Open MPI's linear
+alltoallv at P = 8,192 (134 million messages; since stop 22 it fits the scale engine's memory
+guard, about 16 GiB, where it needed about 40 GiB before).
 """
 
 
