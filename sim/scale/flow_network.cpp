@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 
+#include "sim/free_list.hpp"
+
 namespace a2a::sim::scale {
 
 namespace {
@@ -31,13 +33,7 @@ void FlowNetwork::ensure_links() {
 }
 
 std::uint32_t FlowNetwork::new_flow() {
-  if (!free_flows_.empty()) {
-    const std::uint32_t f = free_flows_.back();
-    free_flows_.pop_back();
-    return f;
-  }
-  flows_.emplace_back();
-  return static_cast<std::uint32_t>(flows_.size() - 1);
+  return reuse_or_append(flows_, free_flows_);
 }
 
 void FlowNetwork::push(Event event) {
@@ -56,14 +52,7 @@ void FlowNetwork::start(double start, const Route& route, double bytes, std::uin
 std::uint32_t FlowNetwork::route_of(const Route& spec) {
   if (spec.id >= slot_of_route_.size()) slot_of_route_.resize(spec.id + 1, kNoSlot);
   if (slot_of_route_[spec.id] != kNoSlot) return slot_of_route_[spec.id];
-  std::uint32_t r;
-  if (!free_routes_.empty()) {
-    r = free_routes_.back();
-    free_routes_.pop_back();
-  } else {
-    r = static_cast<std::uint32_t>(routes_.size());
-    routes_.emplace_back();
-  }
+  const std::uint32_t r = reuse_or_append(routes_, free_routes_);
   RouteFlows& route = routes_[r];
   route.id = spec.id;
   route.first_hop = spec.first;

@@ -5,6 +5,7 @@
 
 #include "algorithms/digits.hpp"
 #include "algorithms/errors.hpp"
+#include "sim/free_list.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/vendor_model.hpp"
 #include "workloads/counter_rng.hpp"
@@ -97,14 +98,7 @@ Request ScaleComm::post(Post message) {
     state_.clock += run_.platform->match_time * state_.receives_posted;
     ++state_.receives_posted;
   }
-  int id;
-  if (!state_.free_slots.empty()) {
-    id = state_.free_slots.back();
-    state_.free_slots.pop_back();
-  } else {
-    id = static_cast<int>(state_.slots.size());
-    state_.slots.emplace_back();
-  }
+  const int id = reuse_or_append(state_.slots, state_.free_slots);
   Slot& slot = state_.slots[static_cast<size_t>(id)];
   slot = Slot{};
   slot.busy = true;

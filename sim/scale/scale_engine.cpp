@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "algorithms/errors.hpp"
+#include "sim/free_list.hpp"
 #include "sim/scale/adaptive_routing.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/scale/flow_network.hpp"
@@ -64,14 +65,7 @@ class ValueLists {
  public:
   std::uint32_t put(std::span<const std::int64_t> values) {
     if (values.empty()) return kNoValues;
-    std::uint32_t id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
-    } else {
-      id = static_cast<std::uint32_t>(lists_.size());
-      lists_.emplace_back();
-    }
+    const std::uint32_t id = reuse_or_append(lists_, free_);
     lists_[id].assign(values.begin(), values.end());
     return id;
   }
@@ -298,14 +292,9 @@ class EventLoop {
   }
 
   std::uint64_t new_transfer(const Transfer& transfer) {
-    if (!free_transfers_.empty()) {
-      const std::uint64_t token = free_transfers_.back();
-      free_transfers_.pop_back();
-      transfers_[token] = transfer;
-      return token;
-    }
-    transfers_.push_back(transfer);
-    return transfers_.size() - 1;
+    const std::uint64_t token = reuse_or_append(transfers_, free_transfers_);
+    transfers_[token] = transfer;
+    return token;
   }
 
   void free_transfer(std::uint64_t token) {

@@ -5,6 +5,7 @@
 
 #include "algorithms/digits.hpp"
 #include "algorithms/errors.hpp"
+#include "sim/free_list.hpp"
 #include "sim/vendor_model.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -78,13 +79,7 @@ void SimComm::charge_overhead() {
 }
 
 int SimComm::take_slot() {
-  if (!free_slots_.empty()) {
-    const int id = free_slots_.back();
-    free_slots_.pop_back();
-    return id;
-  }
-  slots_.emplace_back();
-  return static_cast<int>(slots_.size()) - 1;
+  return reuse_or_append(slots_, free_slots_);
 }
 
 int SimComm::outstanding() const {
