@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
-#include <yaml-cpp/yaml.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -14,7 +13,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "algorithms/errors.hpp"
 #include "algorithms/output_file.hpp"
@@ -23,8 +21,11 @@
 #include "cli/output_option.hpp"
 #include "cli/parse_error.hpp"
 #include "platforms/platform.hpp"
+#include "sim/calibrate/calibrated_yaml.hpp"
 #include "sim/calibrate/fit.hpp"
+#include "sim/calibrate/knobs.hpp"
 #include "sim/calibrate/measured.hpp"
+#include "sim/child_process.hpp"
 #include "sim/csv.hpp"
 #include "sim/report.hpp"
 #include "sim/resource_guard.hpp"
@@ -35,57 +36,6 @@
 namespace a2a::sim::calibrate {
 
 namespace {
-
-enum class Unit { time, bandwidth, bytes };
-
-// A platform parameter calibrate can fit: its key, unit, field, and the box it is searched in.
-struct Knob {
-  const char* key;
-  Unit unit;
-  double PlatformSpec::*field;
-  double lower, upper;
-  double start;  // where the search starts when the platform leaves the parameter unset
-};
-
-const std::vector<Knob>& knobs() {
-  static const std::vector<Knob> list = {
-      {"nic_message_time", Unit::time, &PlatformSpec::nic_message_time, 1e-9, 1e-4, 1e-7},
-      {"match_time", Unit::time, &PlatformSpec::match_time, 1e-12, 1e-6, 1e-9},
-      {"message_overhead", Unit::time, &PlatformSpec::message_overhead, 1e-9, 1e-4, 5e-7},
-      {"memory_copy_bandwidth", Unit::bandwidth, &PlatformSpec::memory_copy_bandwidth, 1e8, 1e13,
-       1e10},
-      {"node_memory_bandwidth", Unit::bandwidth, &PlatformSpec::node_memory_bandwidth, 1e9, 1e14,
-       1e11},
-      {"eager_threshold", Unit::bytes, &PlatformSpec::eager_threshold, 1, 16777216, 8192},
-  };
-  return list;
-}
-
-const Knob& knob(const std::string& key) {
-  for (const Knob& k : knobs())
-    if (k.key == key) return k;
-  std::string names;
-  for (const Knob& k : knobs())
-    names += (names.empty() ? "" : ", ") + std::string(k.key);
-  throw InputError("--fit " + key + ": not a parameter calibrate can fit (known: " + names + ")");
-}
-
-// A value as the platform YAML writes it, with its unit.
-std::string yaml_value(Unit unit, double value) {
-  char text[64];
-  switch (unit) {
-    case Unit::time:
-      std::snprintf(text, sizeof text, "%.4gns", value * 1e9);
-      break;
-    case Unit::bandwidth:
-      std::snprintf(text, sizeof text, "%.4gGBps", value * 1e-9);
-      break;
-    case Unit::bytes:
-      std::snprintf(text, sizeof text, "%.0fB", std::round(value));
-      break;
-  }
-  return text;
-}
 
 std::string human(Unit unit, double value) {
   return unit == Unit::time ? format_seconds(value) : yaml_value(unit, value);
@@ -116,6 +66,10 @@ class Predictor {
         options_(options) {
     for (const MeasuredPoint& point : points_)
       build_ranks_ = std::max(build_ranks_, point.ranks);
+    // The links are part of the platform SimGrid builds once per process: fitting one builds the
+    // platform anew for each simulation, in a child process.
+    links_fitted_ = std::any_of(fitted_.begin(), fitted_.end(),
+                                [](const Knob* k) { return !k->section().empty(); });
   }
 
   const std::vector<MeasuredPoint>& points() const { return points_; }
@@ -161,8 +115,16 @@ class Predictor {
     const Configuration config = configure(point.algorithm, point.ranks, spec.ranks_per_node);
     // Every simulation is built for the largest P of the file: SimGrid builds one platform per
     // process, and a smaller run fits on it.
-    const auto simulation = make_simulation("scale", spec, build_ranks_, sim_options(point));
-    const double predicted = simulation->run(config, *workload).predicted;
+    const auto simulate = [&] {
+      const auto simulation = make_simulation("scale", spec, build_ranks_, sim_options(point));
+      return simulation->run(config, *workload).predicted;
+    };
+    const double predicted = links_fitted_ ? std::stod(run_in_child([&] {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", simulate());
+      return std::string(text);
+    }))
+                                           : simulate();
     ++simulations_;
     // One line per simulation: a calibration at the papers' scale runs for an hour.
     std::fprintf(stderr, "%s[simulation %d] %s %s P=%d: %s%s", terminal_ ? "\r\033[K" : "",
@@ -176,7 +138,7 @@ class Predictor {
   PlatformSpec platform_for(const std::vector<double>& values, const MeasuredPoint& point) const {
     PlatformSpec spec = base_;
     for (size_t i = 0; i < values.size(); ++i)
-      spec.*(fitted_[i]->field) = values[i];
+      fitted_[i]->value(spec) = values[i];
     if (point.ranks_per_node > 0) spec.ranks_per_node = point.ranks_per_node;
     return spec;
   }
@@ -199,6 +161,7 @@ class Predictor {
   std::vector<MeasuredPoint> points_;
   const CalibrateOptions& options_;
   int build_ranks_ = 1;
+  bool links_fitted_ = false;
   int simulations_ = 0;
   bool terminal_ = isatty(STDERR_FILENO) != 0;
   std::map<std::pair<size_t, std::vector<double>>, double> cache_;
@@ -240,70 +203,6 @@ std::string platform_text(const std::string& name_or_path) {
   return read_text(name_or_path);
 }
 
-// The platform's YAML with the fitted values in place of (or after) the originals.
-// A platform written as one flow mapping (JSON is YAML) has no key lines to replace: appending
-// them made a second document, which the loader used to ignore — the calibrated file silently kept
-// the old values. Its keys are set in the parsed mapping and emitted again (JSON has no comments).
-void set_block_style(YAML::Node node) {
-  if (!node.IsMap() && !node.IsSequence()) return;
-  node.SetStyle(YAML::EmitterStyle::Block);
-  for (auto item : node)
-    set_block_style(node.IsMap() ? item.second : item);
-}
-
-std::string calibrated_flow_yaml(const std::string& text, const PlatformSpec& base,
-                                 const std::vector<const Knob*>& fitted,
-                                 const std::vector<double>& values, const std::string& provenance) {
-  YAML::Node root = YAML::Load(text);
-  root["name"] = base.name + "_calibrated";
-  for (size_t i = 0; i < fitted.size(); ++i)
-    root[fitted[i]->key] = yaml_value(fitted[i]->unit, values[i]);
-  set_block_style(root);  // one key per line, as every other platform file
-  YAML::Emitter out;
-  out << root;
-  return "# " + base.name + "_calibrated: " + provenance + "\n" + out.c_str() + "\n";
-}
-
-bool is_flow_mapping(const std::string& text) {
-  try {
-    const YAML::Node root = YAML::Load(text);
-    return root.IsMap() && root.Style() == YAML::EmitterStyle::Flow;
-  } catch (const YAML::Exception&) {
-    return false;
-  }
-}
-
-std::string calibrated_yaml(const std::string& text, const PlatformSpec& base,
-                            const std::vector<const Knob*>& fitted,
-                            const std::vector<double>& values, const std::string& provenance) {
-  if (is_flow_mapping(text)) return calibrated_flow_yaml(text, base, fitted, values, provenance);
-  std::istringstream in(text);
-  std::ostringstream out;
-  std::vector<bool> written(fitted.size(), false);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("name:", 0) == 0) {
-      out << "name: " << base.name << "_calibrated  # " << provenance << "\n";
-      continue;
-    }
-    bool replaced = false;
-    for (size_t i = 0; i < fitted.size(); ++i) {
-      if (line.rfind(std::string(fitted[i]->key) + ":", 0) == 0) {
-        out << fitted[i]->key << ": " << yaml_value(fitted[i]->unit, values[i])
-            << "  # calibrated (see name)\n";
-        written[i] = replaced = true;
-      }
-    }
-    if (!replaced) out << line << "\n";
-  }
-  for (size_t i = 0; i < fitted.size(); ++i) {
-    if (!written[i])
-      out << fitted[i]->key << ": " << yaml_value(fitted[i]->unit, values[i])
-          << "  # calibrated (see name)\n";
-  }
-  return out.str();
-}
-
 std::vector<std::vector<size_t>> folds_of(size_t points, int folds) {
   const size_t k = points <= 12 ? points : static_cast<size_t>(std::max(2, folds));
   std::vector<std::vector<size_t>> out(k);
@@ -332,7 +231,15 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options) {
   cli::add_output_option(*command, "-o,--output", options.output,
                          "write the calibrated platform YAML here")
       ->required();
-  command->add_option("--fit", options.fit, "parameters to fit (comma-separated)")->delimiter(',');
+  std::string known;
+  for (const std::string& name : fittable_parameters())
+    known += (known.empty() ? "" : ", ") + name;
+  command
+      ->add_option("--fit", options.fit,
+                   "parameters to fit, comma-separated (default nic_message_time,match_time; "
+                   "known: " +
+                       known + ")")
+      ->delimiter(',');
   command->add_option(
       "--vendor", options.vendor,
       "what `vendor` models for rows without a vendor column (openmpi, mpich, cray-mpich)");
@@ -350,15 +257,15 @@ int run_calibrate(const CalibrateOptions& options) {
   if (options.output.empty()) throw InputError("-o: an output file is required");
   check_outputs({{"-o", options.output}, {"--csv", options.csv}});
   if (options.fit.empty()) throw InputError("--fit: no parameter to fit");
-  const PlatformSpec base = load_platform(options.platform);
+  PlatformSpec base = load_platform(options.platform);
   std::vector<const Knob*> fitted;
   std::vector<FreeParameter> parameters;
   for (const std::string& key : options.fit) {
-    const Knob& k = knob(key);
+    const Knob& k = knob(key, base);
     if (std::find(fitted.begin(), fitted.end(), &k) != fitted.end())
       throw InputError("--fit " + key + ": named twice");
     fitted.push_back(&k);
-    const double current = base.*(k.field);
+    const double current = k.value(base);
     parameters.push_back({k.key, current > 0 ? current : k.start, k.lower, k.upper});
   }
   Predictor predictor(base, fitted, points_of(options.measured, base, options.platform), options);

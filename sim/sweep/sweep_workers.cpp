@@ -23,6 +23,7 @@
 #include <optional>
 
 #include "algorithms/errors.hpp"
+#include "sim/child_process.hpp"
 #include "sim/result_schema.hpp"
 
 namespace a2a::sim {
@@ -45,17 +46,6 @@ std::string one_field(std::string text) {
   return text;
 }
 
-bool write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 pid_t g_sweep = 0;  // the sweep's own process, for the test faults below
 
 // Test-only (tests/sweep): A2A_SWEEP_TEST_FAULT=KIND:CONFIG, when a worker reaches a row of that
@@ -70,15 +60,6 @@ void inject_test_fault(const SweepRow& row) {
   if (text == "kill:" + config) raise(SIGKILL);
   if (text == "kill-sweep:" + config) kill(g_sweep, SIGKILL);
   if (text == "interrupt-sweep:" + config) kill(g_sweep, SIGINT);
-}
-
-std::string exit_text(int status) {
-  if (WIFSIGNALED(status)) {
-    return "the simulation process ended by signal " + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
-  }
-  return "the simulation process exited with code " + std::to_string(WEXITSTATUS(status)) +
-         " without an answer";
 }
 
 // The worker side: runs rows of one group until its input ends.
