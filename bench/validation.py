@@ -422,7 +422,7 @@ a2a takes the best over a grid (the configuration column shows which won). A cla
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
 2-core development machine the P = 16,384 claims take hours and more memory than the scale
 engine's guard allows (16 GiB). Open MPI's linear alltoallv at Fugaku's P = 8,192 (134 million
-messages) took 387 s (1 KiB) and 892 s (16 B) of wall time and 14.0-14.7 GiB peak RSS there (AMD
+messages) took 387 s (1 KiB) and 892 s (16 B) of wall time and 13.8-14.0 GiB peak RSS there (AMD
 EPYC, 2 cores, beside another simulation).
 """
 
