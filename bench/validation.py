@@ -399,6 +399,16 @@ What the 128 B rows (the stable ones) add to a2a at radix 2, 1.71 ms, is 151 ns 
 155 us per round; either, added to a2a, would put the P = 8,192 point at 9.9 ms or 3.8 ms, against
 1.78 ms measured. The log also reports 128 network timeouts in the job. a2a keeps the P = 8,192
 fit and reports the P = 2,048 ParLogNa rows as misses.
+What explains part of it (stop 23): the authors' gAtav.cpp calls `MPI_Barrier(MPI_COMM_WORLD)`
+after every round's Waitall in the repository's stored version (commit 41d2e8f; not in 4b64e4a's
+source, so which source the logged binary was built from is not certain). The log itself measures
+a constant 23.4-24.4 us per round of excess over scattered at radix 2,048 for b = 1, 2, 4 and 8 and
+in its uniform runs, what a 2,048-rank barrier per round would cost. a2a's ParLogNa has no barrier.
+Adding 23.8 us per round to a2a's predictions (11 rounds at radix 2, 16 at 4, 34 at 12, 2,047 at
+2,048) moves the best radix to 2, 4, 12 (measured 6, 2, 4) and the best times to 0.65, 1.40,
+5.39 ms (measured 1.38, 2.88, 17.7): the barrier explains the direct exchange's excess (65.5 ms
+against 56.5 and 73.2 ms at 16 and 128 B) and the small best radices, not the remaining 2-3x,
+which grows with S.
 
 Fugaku at P = 8,192 (stop 23): the vendor (Fujitsu MPI, modelled as Open MPI's linear algorithm)
 is predicted 454 ms at 16 B against 408 ms measured (time-3), and ParLogNa at radix 2 4.72 ms
