@@ -423,8 +423,17 @@ Open MPI's linear algorithm is measured 40-80x slower than spread_out at P = 2,0
 per-message cost paid one destination at a time. Every rank sends to rank 0 first, then rank 1,
 ...; if the receiving node's NIC takes about 36 ns per message and senders cannot pass a message
 stuck behind it (head-of-line blocking in the NIC or the fabric's flow control), the 64 nodes are
-served one after another: 2,048 x 2,047 messages x 36 ns = 151 ms. Not modelled: a2a's NICs
-serve messages in the order the engine posts them, without blocking, and predict 2-6 ms.
+served one after another: 2,048 x 2,047 messages x 36 ns = 151 ms, while spread_out, which keeps
+every NIC busy, needs 65,504 x 36 ns = 2.36 ms per node (2.35-2.41 ms measured). Not modelled: a2a's
+NICs serve messages in the order the engine posts them, without blocking, and predict 2-6 ms. A
+head-of-line model with one first-in-first-out queue per node (branch `nic-hol`, not merged) does
+not reach it either: with the polaris preset and 25 ns per message it serializes only part of
+the exchange (ompi_linear, 16 B blocks: 0.85, 3.31, 10.0, 21.7 ms at P = 256, 512, 1,024, 2,048,
+i.e. 59, 54, 39, 21 % of one node after another), because a node whose own destinations come first runs ahead of the queue; matching
+151 ms would take about 170 ns per message, which puts spread_out near 11 ms. The measured times
+need all senders held behind one receiver at a time (e.g. congestion spreading through the
+fabric, or the NIC's receive list overflowing with 65,504 receives posted per node), which no
+model here has.
 
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
