@@ -288,18 +288,18 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   read_shape(top, spec);
   const std::string kind = topology_name(spec.topology);
 
-  if (spec.topology == Topology::single_node) {
+  if (!topology_has_link(spec.topology, "link")) {
     top.reject("link", "not used by topology single_node (it has no network)");
   } else {
     spec.link = read_link(top, "link");
   }
-  if (spec.topology == Topology::torus || spec.topology == Topology::dragonfly) {
+  if (topology_has_link(spec.topology, "injection")) {
     spec.injection = top.has("injection") ? read_link(top, "injection") : spec.link;
   } else {
     top.reject("injection", "only for torus and dragonfly (the node-to-router link); topology " +
                                 kind + " has none");
   }
-  if (spec.topology == Topology::dragonfly) {
+  if (topology_has_link(spec.topology, "global_link")) {
     spec.global_link = top.has("global_link") ? read_link(top, "global_link") : spec.link;
   } else {
     top.reject("global_link", "only for dragonfly; topology " + kind + " has no global links");
@@ -353,6 +353,13 @@ const char* topology_name(Topology topology) {
       return "dragonfly";
   }
   return "?";
+}
+
+bool topology_has_link(Topology topology, const std::string& section) {
+  if (section == "link") return topology != Topology::single_node;
+  if (section == "injection") return topology == Topology::torus || topology == Topology::dragonfly;
+  if (section == "global_link") return topology == Topology::dragonfly;
+  return section == "intra_node";
 }
 
 int PlatformSpec::node_count() const {

@@ -12,6 +12,10 @@ namespace a2a {
 enum class Topology { single_node, star, torus, fat_tree, dragonfly };
 const char* topology_name(Topology topology);
 
+// Whether a platform of this topology reads the link section `section` ("link": every topology but
+// single_node; "injection": torus and dragonfly; "global_link": dragonfly; "intra_node": all).
+bool topology_has_link(Topology topology, const std::string& section);
+
 struct LinkSpec {
   double bandwidth = 0;  // bytes per second
   double latency = 0;    // seconds

@@ -1,5 +1,6 @@
 #include "sim/child_process.hpp"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,7 +62,10 @@ std::string read_all(int fd) {
 
 std::string run_in_child(const std::function<std::string()>& work) {
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) throw Error(std::string("cannot open a pipe: ") + strerror(errno));
+  // Close-on-exec: a child that execs (none does today) must not keep the pipe open.
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw Error(std::string("cannot open a pipe: ") + strerror(errno));
+  const pid_t parent = getpid();
   std::fflush(nullptr);  // what is buffered now would be written twice
   const pid_t child = fork();
   if (child < 0) {
@@ -71,6 +75,7 @@ std::string run_in_child(const std::function<std::string()>& work) {
   }
   if (child == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);  // the parent died before prctl took effect
     close(pipe_fds[0]);
     answer(pipe_fds[1], work);
   }
@@ -80,7 +85,8 @@ std::string run_in_child(const std::function<std::string()>& work) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  if (reply.rfind("ok\n", 0) == 0) return reply.substr(3);
+  const bool exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (exited && reply.rfind("ok\n", 0) == 0) return reply.substr(3);
   if (reply.rfind("error\n", 0) == 0) throw Error(reply.substr(6));
   throw Error(exit_text(status));
 }

@@ -1,6 +1,7 @@
 // Work in a child process. SimGrid allows one platform per process, and builds it on first use:
-// a simulation of another platform (`a2a sweep`'s groups, `a2a calibrate` fitting a link's
-// latency or bandwidth) runs in a process of its own, forked from the caller.
+// a simulation of another platform runs in a process of its own, forked from the caller
+// (`a2a calibrate` fitting a link's latency or bandwidth: run_in_child; `a2a sweep`'s worker
+// processes have their own protocol and share write_all and exit_text).
 #pragma once
 
 #include <functional>

@@ -211,6 +211,53 @@ std::vector<std::vector<size_t>> folds_of(size_t points, int folds) {
   return out;
 }
 
+// The calibrated platform file, checked to read back as fitted: every fitted value (to the 4
+// digits written) and every other fittable value unchanged. A file whose layout the editor cannot
+// handle fails here, with the key it got wrong, instead of writing something else.
+std::string checked_yaml(const std::string& text, const PlatformSpec& base,
+                         const std::vector<const Knob*>& fitted, const std::vector<double>& values,
+                         const std::string& provenance, const std::string& output) {
+  const std::string yaml = calibrated_yaml(text, base, fitted, values, provenance);
+  const auto fail = [&](const std::string& why) {
+    throw Error("-o " + output + ": cannot write the calibrated platform: " + why +
+                " (rewrite the platform file in plain block style and try again)");
+  };
+  PlatformSpec reread;
+  try {
+    reread = parse_platform(yaml, output);
+  } catch (const std::exception& error) {
+    fail(error.what());
+  }
+  if (reread.name != base.name + "_calibrated")
+    fail("its name reads back as '" + reread.name + "'");
+  PlatformSpec expected = base;
+  for (size_t i = 0; i < fitted.size(); ++i)
+    fitted[i]->value(expected) = values[i];
+  for (const Knob& k : knobs()) {
+    const double want = k.value(expected), got = k.value(reread);
+    const bool is_fitted = std::find(fitted.begin(), fitted.end(), &k) != fitted.end();
+    // Fitted values are written to 4 digits (bytes to the nearest one).
+    const double written = std::max(1e-3 * std::abs(want), k.unit == Unit::bytes ? 0.5 : 0.0);
+    const bool same = is_fitted ? std::abs(got - want) <= written : got == want;
+    if (!same)
+      fail(std::string(k.key) + " reads back as " + std::to_string(got) + ", not " +
+           std::to_string(want));
+  }
+  return yaml;
+}
+
+// Fits, turning a parameter no point depends on into one line naming it.
+FitResult fit_or_refuse(const std::vector<FreeParameter>& parameters, const Residuals& residuals,
+                        int iterations) {
+  try {
+    return fit_least_squares(parameters, residuals, iterations);
+  } catch (const NotIdentifiable& unused) {
+    throw InputError("--fit " + unused.key +
+                     ": no measured point depends on it (every prediction is the same whatever "
+                     "its value)");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& fittable_parameters() {
@@ -270,12 +317,18 @@ int run_calibrate(const CalibrateOptions& options) {
   }
   Predictor predictor(base, fitted, points_of(options.measured, base, options.platform), options);
   predictor.check();
+  // Before hours of simulation: the platform file can be written back with these parameters.
+  const std::string text = platform_text(options.platform);
+  std::vector<double> initial;
+  for (const FreeParameter& p : parameters)
+    initial.push_back(p.initial);
+  checked_yaml(text, base, fitted, initial, "check", options.output);
   const size_t n = predictor.points().size();
   std::vector<size_t> all(n);
   for (size_t i = 0; i < n; ++i)
     all[i] = i;
 
-  const FitResult fit = fit_least_squares(
+  const FitResult fit = fit_or_refuse(
       parameters, [&](const std::vector<double>& v) { return predictor.residuals(v, all); },
       options.iterations);
   // Held out: each fold refitted without its points (from the full fit, so it converges in a few
@@ -289,13 +342,19 @@ int run_calibrate(const CalibrateOptions& options) {
     std::vector<FreeParameter> from_fit = parameters;
     for (size_t j = 0; j < from_fit.size(); ++j)
       from_fit[j].initial = fit.values[j];
-    const FitResult refit =
-        training.empty()
-            ? fit
-            : fit_least_squares(
-                  from_fit,
-                  [&](const std::vector<double>& v) { return predictor.residuals(v, training); },
-                  options.iterations);
+    // Without the fold's points a parameter may depend on no point left: it keeps the full fit's
+    // value then.
+    FitResult refit = fit;
+    try {
+      if (!training.empty()) {
+        refit = fit_least_squares(
+            from_fit,
+            [&](const std::vector<double>& v) { return predictor.residuals(v, training); },
+            options.iterations);
+      }
+    } catch (const NotIdentifiable&) {
+      refit = fit;
+    }
     for (const size_t i : fold)
       held_out[i] = predictor.predict(refit.values, i);
   }
@@ -336,10 +395,8 @@ int run_calibrate(const CalibrateOptions& options) {
   const std::string provenance = "a2a calibrate " +
                                  std::filesystem::path(options.measured).filename().string() +
                                  ": " + std::to_string(n) + " points, " + summary;
-  const std::string yaml =
-      calibrated_yaml(platform_text(options.platform), base, fitted, fit.values, provenance);
-  parse_platform(yaml, options.output);  // what we write must load
-  write_output(options.output, yaml);
+  write_output(options.output,
+               checked_yaml(text, base, fitted, fit.values, provenance, options.output));
   std::cout << "wrote " << options.output << "\n";
   return 0;
 }

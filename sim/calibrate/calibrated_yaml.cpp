@@ -9,32 +9,48 @@ namespace a2a::sim::calibrate {
 
 namespace {
 
-constexpr const char* kCalibrated = "  # calibrated (see name)";
-
-// One key to set: top-level (empty section) or in a link's section.
+// One key to set: top-level (empty section) or in a link's section. Not `fitted`: a value written
+// out unchanged (a section that defaulted to `link`, written whole).
 struct Edit {
   std::string section;
   std::string key;
   std::string value;
+  bool fitted = true;
 };
 
-const LinkSpec& link_of(const PlatformSpec& spec, const std::string& section) {
-  if (section == "injection") return spec.injection;
-  if (section == "global_link") return spec.global_link;
-  if (section == "intra_node") return spec.intra_node;
-  return spec.link;
+// The comment after a value written: what it is, and what the line said before (its source).
+std::string note_of(const Edit& edit, const std::string& before = "") {
+  std::string note =
+      edit.fitted ? "  # calibrated (see name)" : "  # link's value before calibration";
+  if (!before.empty()) note += "; was " + before;
+  return note;
 }
 
-void add_whole_section(std::vector<Edit>& edits, const PlatformSpec& spec,
-                       const std::string& section) {
-  const LinkSpec& link = link_of(spec, section);
-  edits.push_back({section, "bandwidth", yaml_value(Unit::bandwidth, link.bandwidth)});
-  edits.push_back({section, "latency", yaml_value(Unit::time, link.latency)});
+// What a line `key: value  # comment` says after its key: "value  # comment".
+std::string after_key(const std::string& rest) {
+  const size_t colon = rest.find(':');
+  const size_t start = rest.find_first_not_of(' ', colon + 1);
+  return start == std::string::npos ? "" : rest.substr(start);
 }
 
 bool has_edit(const std::vector<Edit>& edits, const std::string& section) {
   return std::any_of(edits.begin(), edits.end(),
                      [&](const Edit& e) { return e.section == section; });
+}
+
+// A link section the text leaves out (injection or global_link) took `link`'s values: it is
+// written whole, with link's values as the text has them and the fitted ones in their place.
+void add_whole_section(std::vector<Edit>& edits, const YAML::Node& root, const std::string& section,
+                       const std::vector<const Knob*>& fitted, const std::vector<double>& values) {
+  for (const auto& item : root["link"]) {
+    const std::string key = item.first.as<std::string>();
+    Edit edit{section, key, item.second.as<std::string>(), false};
+    for (size_t i = 0; i < fitted.size(); ++i) {
+      if (fitted[i]->section() == section && fitted[i]->field() == key)
+        edit = {section, key, yaml_value(fitted[i]->unit, values[i]), true};
+    }
+    edits.push_back(edit);
+  }
 }
 
 // What to set in the text: each fitted value; a section the text leaves out, whole (with the
@@ -43,22 +59,20 @@ bool has_edit(const std::vector<Edit>& edits, const std::string& section) {
 std::vector<Edit> edits_of(const YAML::Node& root, const PlatformSpec& base,
                            const std::vector<const Knob*>& fitted,
                            const std::vector<double>& values) {
-  PlatformSpec after = base;
-  for (size_t i = 0; i < fitted.size(); ++i)
-    fitted[i]->value(after) = values[i];
   std::vector<Edit> edits;
   for (size_t i = 0; i < fitted.size(); ++i) {
     const std::string section = fitted[i]->section();
     if (section.empty() || root[section]) {
       edits.push_back({section, fitted[i]->field(), yaml_value(fitted[i]->unit, values[i])});
     } else if (!has_edit(edits, section)) {
-      add_whole_section(edits, after, section);
+      add_whole_section(edits, root, section, fitted, values);
     }
   }
   if (has_edit(edits, "link")) {
     for (const char* defaulted : {"injection", "global_link"}) {
-      if (has_section(base, defaulted) && !root[defaulted] && !has_edit(edits, defaulted))
-        add_whole_section(edits, after, defaulted);
+      if (topology_has_link(base.topology, defaulted) && !root[defaulted] &&
+          !has_edit(edits, defaulted))
+        add_whole_section(edits, root, defaulted, {}, {});
     }
   }
   return edits;
@@ -106,6 +120,7 @@ std::vector<Line> lines_of(const std::string& text) {
   std::istringstream in(text);
   std::string text_line, section;
   while (std::getline(in, text_line)) {
+    if (!text_line.empty() && text_line.back() == '\r') text_line.pop_back();  // CRLF files
     Line line;
     line.text = text_line;
     const size_t body = std::min(text_line.size(), text_line.find_first_not_of(' '));
@@ -118,23 +133,26 @@ std::vector<Line> lines_of(const std::string& text) {
   return lines;
 }
 
-// The keys of a section written inline (`link: {bandwidth: 10GBps, latency: 1us}`), as block lines
-// with the edits applied.
-std::vector<std::string> expanded_section(const YAML::Node& root, const std::string& section,
+// The keys of a section written inline (`link: {bandwidth: 10GBps, latency: 1us}  # source`), as
+// block lines with the edits applied; the header keeps the line's comment.
+std::vector<std::string> expanded_section(const YAML::Node& root, const Line& header,
                                           const std::vector<Edit>& edits,
                                           std::vector<bool>& written) {
-  std::vector<std::string> out = {section + ":"};
-  for (const auto& item : root[section]) {
+  const size_t comment = header.rest.find('#', header.rest.rfind('}'));
+  std::vector<std::string> out = {
+      header.section + ":" +
+      (comment == std::string::npos ? "" : "  " + header.rest.substr(comment))};
+  for (const auto& item : root[header.section]) {
     const std::string key = item.first.as<std::string>();
-    std::string value = item.second.as<std::string>(), note;
+    const std::string before = item.second.as<std::string>();
+    std::string line = "  " + key + ": " + before;
     for (size_t i = 0; i < edits.size(); ++i) {
-      if (edits[i].section == section && edits[i].key == key) {
-        value = edits[i].value;
-        note = kCalibrated;
+      if (edits[i].section == header.section && edits[i].key == key) {
+        line = "  " + key + ": " + edits[i].value + note_of(edits[i], before);
         written[i] = true;
       }
     }
-    out.push_back("  " + key + ": " + value + note);
+    out.push_back(line);
   }
   return out;
 }
@@ -154,7 +172,7 @@ std::string edited_block_yaml(const std::string& text, const YAML::Node& root,
     const bool inline_section =
         line.header() && line.rest.find('{') != std::string::npos && has_edit(edits, line.section);
     if (inline_section) {
-      for (const std::string& expanded : expanded_section(root, line.section, edits, written))
+      for (const std::string& expanded : expanded_section(root, line, edits, written))
         out.push_back(expanded);
       continue;
     }
@@ -165,17 +183,17 @@ std::string edited_block_yaml(const std::string& text, const YAML::Node& root,
                                           : line.indented() && line.section == e.section &&
                                                 starts_with_key(line.rest, e.key);
       if (!here) continue;
-      replaced = line.indent + e.key + ": " + e.value + kCalibrated;
+      replaced = line.indent + e.key + ": " + e.value + note_of(e, after_key(line.rest));
       written[i] = true;
     }
     out.push_back(replaced);
-    if (line.header() && line.rest.rfind(line.section + ":", 0) == 0 && root[line.section]) {
+    if (line.header() && root[line.section].IsMap()) {
       for (size_t i = 0; i < edits.size(); ++i) {
         const Edit& e = edits[i];
         // Placed under the header now; the key's own line, if the section has one, comes later
         // and would be replaced instead, so only keys the parsed section lacks are placed here.
         if (e.section == line.section && !root[e.section][e.key]) {
-          out.push_back("  " + e.key + ": " + e.value + kCalibrated);
+          out.push_back("  " + e.key + ": " + e.value + note_of(e));
           written[i] = true;
         }
       }
@@ -186,12 +204,12 @@ std::string edited_block_yaml(const std::string& text, const YAML::Node& root,
     if (written[i]) continue;
     const Edit& e = edits[i];
     if (e.section.empty()) {
-      out.push_back(e.key + ": " + e.value + kCalibrated);
+      out.push_back(e.key + ": " + e.value + note_of(e));
       continue;
     }
-    if (e.section != appended_section) out.push_back(e.section + ":" + kCalibrated);
+    if (e.section != appended_section) out.push_back(e.section + ":");
     appended_section = e.section;
-    out.push_back("  " + e.key + ": " + e.value);
+    out.push_back("  " + e.key + ": " + e.value + note_of(e));
   }
   std::string joined;
   for (const std::string& l : out)

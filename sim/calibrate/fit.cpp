@@ -80,10 +80,16 @@ FitResult fit_least_squares(const std::vector<FreeParameter>& parameters,
     for (size_t j = 0; j < k; ++j) {
       std::vector<double> shifted = logs;
       shifted[j] += kLogStep;
-      const std::vector<double> rj = residuals(values_of(parameters, shifted));
+      const std::vector<double> tried = values_of(parameters, shifted);
+      const std::vector<double> rj = residuals(tried);
       ++result.evaluations;
       for (size_t i = 0; i < r.size(); ++i)
         jacobian[i][j] = (rj[i] - r[i]) / kLogStep;
+      // The parameter moved (it was not held at its bound) and not one residual did: with
+      // deterministic residuals, no data depends on it.
+      const bool moved = tried[j] != values_of(parameters, logs)[j];
+      if (moved && std::equal(rj.begin(), rj.end(), r.begin()))
+        throw NotIdentifiable(parameters[j].key);
     }
     std::vector<std::vector<double>> normal(k, std::vector<double>(k, 0.0));
     std::vector<double> gradient(k, 0.0);

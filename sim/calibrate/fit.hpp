@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,15 @@ struct FitResult {
   double cost = 0;             // sum of squared residuals at `values`
   int iterations = 0;
   int evaluations = 0;
+};
+
+// Thrown when no residual moves with a parameter (its column of the Jacobian is zero): nothing in
+// the data can fit it.
+struct NotIdentifiable : std::runtime_error {
+  explicit NotIdentifiable(const std::string& parameter)
+      : std::runtime_error("parameter " + parameter + ": no residual depends on it"),
+        key(parameter) {}
+  std::string key;
 };
 
 // Residuals at the given parameter values (one value per parameter, in order).

@@ -65,18 +65,10 @@ const std::vector<Knob>& knobs() {
   return list;
 }
 
-bool has_section(const PlatformSpec& platform, const std::string& section) {
-  const Topology t = platform.topology;
-  if (section == "link") return t != Topology::single_node;
-  if (section == "injection") return t == Topology::torus || t == Topology::dragonfly;
-  if (section == "global_link") return t == Topology::dragonfly;
-  return section == "intra_node";
-}
-
 const Knob& knob(const std::string& key, const PlatformSpec& platform) {
   for (const Knob& k : knobs()) {
     if (k.key != key) continue;
-    if (!k.section().empty() && !has_section(platform, k.section()))
+    if (!k.section().empty() && !topology_has_link(platform.topology, k.section()))
       throw InputError("--fit " + key + ": platform " + platform.name + " (" +
                        topology_name(platform.topology) + ") has no " + k.section() + " link");
     return k;

@@ -34,9 +34,6 @@ const std::vector<Knob>& knobs();
 // dragonfly).
 const Knob& knob(const std::string& key, const PlatformSpec& platform);
 
-// The link sections `platform`'s topology reads (link, injection, global_link, intra_node).
-bool has_section(const PlatformSpec& platform, const std::string& section);
-
 // The value as a platform YAML writes it, with its unit ("1500ns", "25GBps", "4096B").
 std::string yaml_value(Unit unit, double value);
 

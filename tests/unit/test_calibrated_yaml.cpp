@@ -102,3 +102,27 @@ TEST_CASE("calibrate knobs: a link the topology does not have is refused, naming
   CHECK(yaml_value(Unit::time, 3e-7) == "300ns");
   CHECK(yaml_value(Unit::time, 2e-3) == "2ms");
 }
+
+TEST_CASE("calibrated yaml: CRLF lines, comments kept beside what was fitted, link's text copied") {
+  std::string crlf;
+  for (const char c : std::string(kTorus)) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  const Written w = calibrate(crlf, {"link.latency"}, {2e-6});
+  CHECK(w.spec.link.latency == doctest::Approx(2e-6));
+  CHECK(contains(w.text, "latency: 2us  # calibrated (see name); was 1us       # chosen"));
+
+  // An inline section keeps its comment; a section written out from `link` copies its text.
+  const std::string text = R"(name: d
+topology: {kind: torus, dims: [2, 2]}
+link: {bandwidth: 1.23456GBps, latency: 1us}  # the source
+ranks_per_node: 2
+intra_node: {bandwidth: 4GBps, latency: 100ns}
+)";
+  const Written d = calibrate(text, {"link.latency"}, {3e-6});
+  CHECK(contains(d.text, "link:  # the source"));
+  CHECK(contains(d.text, "bandwidth: 1.23456GBps  # link's value before calibration"));
+  CHECK(d.spec.injection.bandwidth == 1.23456e9);
+  CHECK(d.spec.injection.latency == doctest::Approx(1e-6));
+}
