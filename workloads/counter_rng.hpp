@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 
 namespace a2a::workload_rng {
@@ -49,13 +50,13 @@ constexpr std::int64_t below_or_equal(std::uint64_t word, std::int64_t bound) {
       (static_cast<u128>(word) * static_cast<u128>(static_cast<std::uint64_t>(bound) + 1)) >> 64);
 }
 
-// Σ below_or_equal(draw_keyed(key, src + k·src_step, dst + k·dst_step), bound) over k < n: the
-// block sizes of one straight stretch of a run (every index stays in [0, 2^31); steps may be
-// negative). counter_sums.cpp; vectorised where the CPU has AVX-512 — the scale engine's hottest
-// loop.
-std::int64_t sum_below_or_equal(std::uint64_t key, std::int64_t src, std::int64_t src_step,
-                                std::int64_t dst, std::int64_t dst_step, std::int64_t n,
-                                std::int64_t bound);
+// Σ below_or_equal(draw_in_row(rows[src + k·src_step], dst + k·dst_step), bound) over k < n: the
+// block sizes of one straight stretch of a run, with rows[s] = row_key(key, s) computed once per
+// source (every index stays in [0, 2^31) and inside rows; steps may be negative).
+// counter_sums.cpp; vectorised (AVX-512 or AVX2) — the scale engine's hottest loop.
+std::int64_t sum_below_or_equal(std::span<const std::uint64_t> rows, std::int64_t src,
+                                std::int64_t src_step, std::int64_t dst, std::int64_t dst_step,
+                                std::int64_t n, std::int64_t bound);
 
 // True with probability `probability` in [0, 1]: the word's top 53 bits against probability·2^53
 // (an exact product for a double; probability 1 is always true, 0 never).

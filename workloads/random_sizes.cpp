@@ -18,6 +18,7 @@
 // options guarantee (P = 1, or a single possible size), so `true` is always correct.
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "algorithms/digits.hpp"
 
@@ -31,7 +32,6 @@ namespace {
 using workload_rng::below_or_equal;
 using workload_rng::bernoulli;
 using workload_rng::draw;
-using workload_rng::draw_keyed;
 using workload_rng::mix64;
 using workload_rng::stream_key;
 
@@ -56,10 +56,13 @@ class Uniform final : public FlaggedWorkload {
   Uniform(int ranks, std::int64_t elem, std::string spec, std::uint64_t seed, std::int64_t top)
       : FlaggedWorkload(ranks, elem, std::move(spec), flags_if(ranks == 1 || top == 0)),
         key_(stream_key(seed, kUniformStream)),
-        top_(top) {}
-  // The hottest call of large simulations: the stream's key is mixed once, here.
+        top_(top),
+        rows_(row_keys(key_, ranks)) {}
+  // The hottest call of large simulations: the source's half of the draw is mixed once, here.
   std::int64_t count(int src, int dst) const override {
-    return below_or_equal(draw_keyed(key_, src, dst), top_);
+    return below_or_equal(
+        workload_rng::draw_in_row(rows_[static_cast<size_t>(src)], static_cast<std::uint64_t>(dst)),
+        top_);
   }
   // The run in straight stretches (no wrap-around modulo P), each summed in one vectorised call.
   std::int64_t run_count(int src, int dst, int src_step, int dst_step,
@@ -71,7 +74,7 @@ class Uniform final : public FlaggedWorkload {
     std::int64_t s = src, d = dst, total = 0;
     while (n > 0) {
       const std::int64_t stretch = std::min({n, steps_inside(s, ss, P), steps_inside(d, ds, P)});
-      total += workload_rng::sum_below_or_equal(key_, s, ss, d, ds, stretch, top_);
+      total += workload_rng::sum_below_or_equal(rows_, s, ss, d, ds, stretch, top_);
       n -= stretch;
       s = mod(s + stretch * ss, P);
       d = mod(d + stretch * ds, P);
@@ -80,7 +83,7 @@ class Uniform final : public FlaggedWorkload {
   }
   // Stops at the first block of the largest possible size (after ~top draws on average).
   std::int64_t row_max(int src) const override {
-    const std::uint64_t row = workload_rng::row_key(key_, static_cast<std::uint64_t>(src));
+    const std::uint64_t row = rows_[static_cast<size_t>(src)];
     std::int64_t largest = 0;
     for (int d = 0; d < ranks() && largest < top_; ++d) {
       largest = std::max(
@@ -91,8 +94,19 @@ class Uniform final : public FlaggedWorkload {
   }
 
  private:
+  // row_key(key, s) for every source s: a run down a column of the matrix (the Bruck rounds'
+  // runs step through sources) reads each source's key instead of mixing it once per block
+  // (8 bytes per rank: 8 MiB at P = 2^20).
+  static std::vector<std::uint64_t> row_keys(std::uint64_t key, int ranks) {
+    std::vector<std::uint64_t> rows(static_cast<size_t>(ranks));
+    for (size_t s = 0; s < rows.size(); ++s)
+      rows[s] = workload_rng::row_key(key, s);
+    return rows;
+  }
+
   std::uint64_t key_;
   std::int64_t top_;  // floor(max / elem)
+  std::vector<std::uint64_t> rows_;
 };
 
 std::unique_ptr<Workload> make_uniform(OptionReader& options, int ranks) {

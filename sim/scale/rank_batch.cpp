@@ -1,18 +1,27 @@
 #include "sim/scale/rank_batch.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace a2a::sim::scale {
 
 namespace {
-// Below this many ranks a batch runs on the calling thread: waking the workers, and the event loop
-// then reading posts from another core's cache, cost more than the ranks' work (at 64, two threads
-// ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md).
+// A batch runs on the calling thread unless its expected work (its ranks times the measured time
+// per resume) reaches this much: waking the workers, and the event loop then reading posts from
+// another core's cache, cost more than cheap ranks' work (two threads on every batch of 64 ranks
+// ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md). A resume that sums the
+// sizes of a large Bruck message takes tens of microseconds, so a batch of a few such ranks is
+// worth sharing.
+constexpr double kParallelSeconds = 100e-6;
+// Batches this large run on every thread whatever the estimate says.
 constexpr std::size_t kParallelBatch = 2048;
-// Threads take this many consecutive ranks at a time. One at a time, they alternated between
+// Threads take up to this many consecutive ranks at a time. One at a time, they alternated between
 // neighbouring ranks, whose states share cache lines, and every resume paid for the line moving
-// between cores: two threads ran a many-round run slower than one.
+// between cores: two threads ran a many-round run slower than one. Small batches take smaller
+// chunks, so that every thread gets some.
 constexpr std::size_t kChunk = 32;
+// How fast the estimate of a resume's time follows the latest batch (an exponential average).
+constexpr double kEstimateWeight = 1.0 / 8;
 }  // namespace
 
 RankBatch::RankBatch(RankFibers& fibers, int threads) : fibers_(fibers) {
@@ -33,9 +42,9 @@ RankBatch::~RankBatch() {
 
 void RankBatch::work() {
   const std::vector<int>& batch = *batch_;
-  for (std::size_t first = next_.fetch_add(kChunk); first < batch.size();
-       first = next_.fetch_add(kChunk)) {
-    const std::size_t last = std::min(first + kChunk, batch.size());
+  for (std::size_t first = next_.fetch_add(chunk_); first < batch.size();
+       first = next_.fetch_add(chunk_)) {
+    const std::size_t last = std::min(first + chunk_, batch.size());
     for (std::size_t i = first; i < last; ++i) {
       try {
         fibers_.resume(batch[i]);
@@ -66,14 +75,34 @@ void RankBatch::worker_loop() {
 }
 
 void RankBatch::resume(const std::vector<int>& ranks) {
-  if (workers_.empty() || ranks.size() < kParallelBatch) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool parallel = worth_sharing(ranks.size());
+  if (parallel) {
+    share(ranks);
+  } else {
     for (const int r : ranks)
       fibers_.resume(r);
-    return;
   }
+  if (ranks.empty()) return;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double threads = parallel ? static_cast<double>(workers_.size() + 1) : 1.0;
+  const double per_resume = seconds * threads / static_cast<double>(ranks.size());
+  seconds_per_resume_ += kEstimateWeight * (per_resume - seconds_per_resume_);
+}
+
+bool RankBatch::worth_sharing(std::size_t ranks) const {
+  if (workers_.empty() || ranks < 2) return false;
+  return ranks >= kParallelBatch ||
+         static_cast<double>(ranks) * seconds_per_resume_ >= kParallelSeconds;
+}
+
+void RankBatch::share(const std::vector<int>& ranks) {
+  const std::size_t threads = workers_.size() + 1;
   {
     std::lock_guard lock(mutex_);
     batch_ = &ranks;
+    chunk_ = std::clamp<std::size_t>(ranks.size() / (2 * threads), 1, kChunk);
     next_ = 0;
     busy_ = static_cast<int>(workers_.size());
     ++generation_;

@@ -1,7 +1,8 @@
-// Runs a batch of ranks' fibers until each suspends or returns, on several threads when the batch
-// is large enough to pay for the hand-off. Rank code touches only its own state (run_state.hpp),
-// so ranks of one batch may run in any order and on any thread; the event loop reads their posts
-// afterwards in the batch's order, so results do not depend on the thread count.
+// Runs a batch of ranks' fibers until each suspends or returns, on several threads when the batch's
+// expected work (its size times the measured time of a resume) pays for the hand-off. Rank code
+// touches only its own state (run_state.hpp), so ranks of one batch may run in any order and on any
+// thread; the event loop reads their posts afterwards in the batch's order, so results do not
+// depend on the thread count.
 #pragma once
 
 #include <atomic>
@@ -27,6 +28,8 @@ class RankBatch {
   void resume(const std::vector<int>& ranks);
 
  private:
+  bool worth_sharing(std::size_t ranks) const;
+  void share(const std::vector<int>& ranks);
   void work();
   void worker_loop();
 
@@ -36,6 +39,8 @@ class RankBatch {
   std::condition_variable start_, done_;
   const std::vector<int>* batch_ = nullptr;
   std::atomic<std::size_t> next_{0};
+  std::size_t chunk_ = 1;
+  double seconds_per_resume_ = 0;  // estimated, from the batches run so far
   std::size_t generation_ = 0;
   int busy_ = 0;
   bool stop_ = false;

@@ -407,10 +407,11 @@ TEST_CASE("workload run sums and row maxima equal the block-by-block ones, every
   for (const auto& info : a2a::workload_catalog()) {
     if (info.name != "matrix") specs.push_back(info.name);  // matrix needs a file
   }
-  // Bounds of 2^32 elements and more take the scalar path of the vectorised sums.
+  // Bounds of 2^32 - 1 elements and more take the scalar path of the vectorised sums.
   specs.push_back("uniform:max=1099511627776");
   specs.push_back("uniform:max=34359738368,elem=8");  // bound + 1 = 2^32 + 1: scalar
-  specs.push_back("uniform:max=34359738360,elem=8");  // bound + 1 = 2^32: still vectorised
+  specs.push_back("uniform:max=34359738360,elem=8");  // bound + 1 = 2^32: scalar
+  specs.push_back("uniform:max=34359738352,elem=8");  // bound + 1 = 2^32 - 1: vectorised
   for (const auto& spec : specs) {
     for (int P : {1, 2, 3, 7, 16, 29}) {
       CAPTURE(spec);
