@@ -21,7 +21,7 @@ constexpr std::int64_t MiB = 1024 * KiB;
 // estimates (359 MiB, 1.1 GiB, 4.1 GiB) exceed those peaks by 13-26 %. (It was 320 B: about
 // 260 B a side was measured before the compaction, 8,454 MiB at P = 4,096.)
 constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
-constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord
+constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord, row key
 // A message in flight: its request and post (16 + 32 B a side), its share of the pending
 // matches, transfer (64 B), flow (24 B) and events.
 constexpr std::int64_t kPerMessage = 128;
