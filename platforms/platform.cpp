@@ -366,6 +366,17 @@ int PlatformSpec::node_count() const {
   return topology == Topology::single_node ? 1 : nodes;
 }
 
+std::vector<int> torus_block_dims(const std::vector<int>& dims, std::int64_t nodes) {
+  std::vector<int> block;
+  std::int64_t product = 1;
+  for (int dim : dims) {
+    if (product >= nodes && !block.empty()) break;
+    block.push_back(dim);
+    product *= dim;
+  }
+  return block;
+}
+
 PlatformSpec parse_platform(const std::string& yaml_text, const std::string& origin) {
   const Source source(origin);
   YAML::Node root;

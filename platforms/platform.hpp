@@ -91,6 +91,12 @@ struct PlatformSpec {
   }
 };
 
+// The leading dimensions of a torus (dimension 0 numbered fastest) that hold its first `nodes`
+// nodes: the fewest d_0, ..., d_{m-1} whose product reaches `nodes` (all of `dims` when none
+// does). Dimension-order routing changes only the coordinates in which two nodes differ, so a
+// route between two of those nodes never leaves that block: a contiguous job needs only it built.
+std::vector<int> torus_block_dims(const std::vector<int>& dims, std::int64_t nodes);
+
 // Loads a platform from a YAML file, or a preset when `name_or_path` names one ("polaris").
 // Throws InputError "FILE:LINE: key 'x': ..." for unknown keys, missing keys, bad values and
 // impossible shapes.

@@ -16,7 +16,8 @@
 //                happens only on a node's own link (up for sending, down for receiving).
 //   torus        create_torus_zone (dimension-order routing, shortest way round each ring) whose
 //                leaves are star sub-zones "host + router": the node-to-router link is the
-//                `injection` link, the torus links join the routers.
+//                `injection` link, the torus links join the routers. Only the leading dimensions
+//                that hold the nodes are built (torus_block_dims), with every node of their rings.
 //   fat_tree     create_fatTree_zone (SimGrid's k-ary n-tree, d-mod-k routing); leaves are hosts
 //                with a loopback link.
 //   dragonfly    DragonflyZone (platforms/simgrid/dragonfly_zone.hpp).
@@ -90,7 +91,12 @@ std::vector<sg4::Host*> build_torus(sg4::NetZone* parent, const PlatformSpec& sp
     node->seal();
     return {node->get_netpoint(), router};
   };
-  std::vector<unsigned long> dims(spec.torus_dims.begin(), spec.torus_dims.end());
+  // Only the block of the torus the nodes occupy: on fugaku_full (954,000 link pairs) SimGrid
+  // checks each new link's name against every node zone created so far, so building the whole
+  // machine around a job of N nodes cost time in proportion to N x the machine's links (375 s at
+  // P = 262,144; docs/performance.md). The routes between the nodes are the same.
+  const std::vector<int> block = torus_block_dims(spec.torus_dims, nodes);
+  std::vector<unsigned long> dims(block.begin(), block.end());
   sg4::NetZone* torus = sg4::create_torus_zone(
       "a2a-" + spec.name, parent, dims, sg4::ClusterCallbacks(leaf), spec.link.bandwidth,
       spec.link.latency, sg4::Link::SharingPolicy::SPLITDUPLEX);

@@ -44,8 +44,9 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
       busiest = guarded_label(item.config, run.ranks, q, run.options.vendor);
     }
   }
-  // The scale engine routes over the SimGrid platform it builds: a torus or fat-tree whole, however
-  // few nodes the ranks use (a 128 x 128 x 128 torus is 2 million routers and 6 million links).
+  // The scale engine routes over the SimGrid platform it builds: a fat-tree whole, however few
+  // nodes the ranks use, a torus the block of leading dimensions that holds them (a job on all of a
+  // 128 x 128 x 128 torus is 2 million routers and 6 million links).
   const std::int64_t platform = simgrid_platform_bytes(
       run.platform, nodes_built(run.platform, run.ranks, run.options.placement));
   const std::int64_t messages = P * in_flight * 2;  // both sides of each

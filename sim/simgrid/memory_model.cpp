@@ -1,6 +1,8 @@
 #include "sim/simgrid/memory_model.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 
 #include "algorithms/text_table.hpp"
 #include "sim/vendor_model.hpp"
@@ -35,10 +37,12 @@ std::int64_t simgrid_platform_bytes(const PlatformSpec& spec, std::int64_t nodes
     case Topology::single_node:
     case Topology::star:
       break;
-    case Topology::torus:  // the whole shape: a router and a cable per dimension per node
-      routers = spec.node_count();
-      links += std::int64_t{spec.node_count()} * static_cast<std::int64_t>(spec.torus_dims.size());
+    case Topology::torus: {  // the block the nodes occupy: a router, a cable per dimension each
+      const std::vector<int> block = torus_block_dims(spec.torus_dims, nodes_used);
+      routers = std::accumulate(block.begin(), block.end(), std::int64_t{1}, std::multiplies<>());
+      links += routers * static_cast<std::int64_t>(block.size());
       break;
+    }
     case Topology::fat_tree:  // the whole shape: about a switch and a cable per level per leaf
       routers = spec.node_count();
       links += std::int64_t{spec.node_count()} * spec.fat_tree_levels;

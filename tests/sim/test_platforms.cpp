@@ -385,6 +385,11 @@ TEST_CASE("presets at small scale and at 131,072 ranks") {
   SUBCASE("fugaku, 131,072 ranks (4,096 of 4,608 nodes at 32 per node)") {
     check_torus(load_platform("fugaku"), 131072, 4095);
   }
+  SUBCASE("fugaku_full, 28,800 ranks (600 nodes: only the 24 x 23 x 24 block is built)") {
+    // Node 599 is at x = 23, y = 1, z = 1: 3 hops, one round the X ring's wrap-around, counted
+    // on the whole machine's shape.
+    check_torus(load_platform("fugaku_full"), 28800, 599);
+  }
 }
 
 TEST_CASE("build_platform refuses more ranks than the platform holds") {

@@ -198,6 +198,17 @@ TEST_CASE("a full description fills every field and optional keys take their def
   CHECK(torus.max_ranks() == 72);
 }
 
+TEST_CASE("torus_block_dims: the leading dimensions that hold the first nodes") {
+  const std::vector<int> dims = {24, 23, 24, 2, 3, 2};
+  CHECK(torus_block_dims(dims, 1) == std::vector<int>{24});
+  CHECK(torus_block_dims(dims, 24) == std::vector<int>{24});
+  CHECK(torus_block_dims(dims, 25) == std::vector<int>{24, 23});
+  CHECK(torus_block_dims(dims, 5462) == std::vector<int>{24, 23, 24});
+  CHECK(torus_block_dims(dims, 21846) == std::vector<int>{24, 23, 24, 2});
+  CHECK(torus_block_dims(dims, 158976) == dims);
+  CHECK(torus_block_dims({4, 4, 4}, 64) == std::vector<int>{4, 4, 4});
+}
+
 TEST_CASE("machine terms: NIC, matching, eager threshold, node memory, adaptive routing") {
   const std::string terms = std::string(kStar) +
                             "nic_message_time: 200ns\n"

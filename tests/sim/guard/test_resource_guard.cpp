@@ -140,9 +140,13 @@ TEST_CASE("the SimGrid model grows with P, messages in flight, payload, and whol
   // Payload mode holds the bytes: 64 ranks x 64 blocks x 1 MiB.
   CHECK(simgrid_bytes("tiny", 64, {"parlogna:radix=2"}, true, "constant:size=1048576") >
         simgrid_bytes("tiny", 64, {"parlogna:radix=2"}) + 4 * GiB);
-  // A torus is built whole (4,608 nodes of Fugaku even for 2 ranks); a dragonfly only where used.
-  CHECK(simgrid_bytes("fugaku", 2, {"spread_out"}) >
-        simgrid_bytes("polaris_scaled", 2, {"spread_out"}));
+  // A torus is built over the leading dimensions that hold the nodes used (torus_block_dims):
+  // Fugaku's 8-node X ring for one node, its 8 x 8 plane for 64, 8 x 8 x 6 from 65, all 4,608
+  // nodes for a job placed anywhere (nodes_built: every node).
+  const PlatformSpec fugaku = load_platform("fugaku");
+  CHECK(simgrid_platform_bytes(fugaku, 1) < simgrid_platform_bytes(fugaku, 64));
+  CHECK(simgrid_platform_bytes(fugaku, 64) < simgrid_platform_bytes(fugaku, 65));
+  CHECK(simgrid_platform_bytes(fugaku, 4608) > 2 * simgrid_platform_bytes(fugaku, 2304));
 }
 
 TEST_CASE("engines without a memory model estimate nothing") {
