@@ -5,9 +5,12 @@
 #      (torus): parlogna r = 2, 4, 16, 362, two_phase_bruck, padded_bruck,
 #      parlinna_coalesced r = 4 batch 8;
 #   2. scattered batch 32 at P = 16,384 (polaris);
-#   3. P = 4,096 side by side, SimGrid engine then scale engine (the speed-up is their ratio).
+#   3. P = 4,096 side by side, SimGrid engine then scale engine (the speed-up is their ratio);
+#   4. P = 1,048,576 (issue 15) on fugaku_full, 48 ranks per node, constant 512 B blocks (uniform
+#      sizes drawn per block cost Theta(P^2 log P): docs/performance.md): parlogna r = 2 and
+#      two_phase_bruck. About 19 minutes and 10 GiB each on the 2-core machine; not in the default.
 # Usage: [TARGETS="..."] [PLATFORMS="polaris fugaku"] bench/scale_targets.sh [BUILD_DIR] [TIMEOUT_SECONDS] [PART...]
-#        (PART: 1 2 3; default all; TARGETS and PLATFORMS narrow part 1)
+#        (PART: 1 2 3 4; default 1 2 3; TARGETS and PLATFORMS narrow part 1)
 set -uo pipefail
 here=$(dirname "$0")
 build=${1:-build}
@@ -32,5 +35,11 @@ for part in "${parts[@]}"; do
            "$here/sim_scaling.sh" "$build" "$limit" 4096
          header=1
        done ;;
+    4) ENGINE=scale PLATFORM=fugaku_full WORKLOAD=constant:size=512 \
+         ALGOS="parlogna:radix=2 two_phase_bruck" NO_HEADER=$header \
+         "$here/sim_scaling.sh" "$build" "$limit" 1048576
+       header=1 ;;
+    *) echo "scale_targets.sh: unknown part '$part' (known: 1 2 3 4)" >&2
+       exit 2 ;;
   esac
 done

@@ -5,7 +5,8 @@
 # table rows (docs/performance.md): "sim wall" is the simulation alone, "process wall" the whole
 # `a2a run` (platform build and routes included).
 # Usage: [ENGINE=simgrid|scale] [PLATFORM=polaris] [RANKS_PER_NODE=32] [ALGOS="parlogna:radix=2 ..."]
-#        [A2A_ARGS="--max-memory 16G"] bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
+#        [WORKLOAD=uniform:max=1024] [A2A_ARGS="--max-memory 16G"]
+#        bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
 # (in ALGOS, radix=SQRT stands for the integer square root of P)
 set -uo pipefail
 build=${1:-build}
@@ -29,7 +30,7 @@ platform: $platform
 ranks: $P
 $per_node
 engine: $engine
-workload: uniform:max=1024
+workload: ${WORKLOAD:-uniform:max=1024}
 algorithms: ["$algo"]
 YAML
     start=$(date +%s.%N)
