@@ -11,9 +11,10 @@
 // when all ranks exchange at once. Here two things keep it cheap:
 //  * Rates are re-solved in batches: only once the flows that started or ended since the last
 //    solve reach `tolerance` × the flows in flight at that solve (tolerance 0 re-solves at every
-//    change, like SimGrid). In between, a flow that ends leaves its bandwidth unused and a flow
-//    that starts gets the rate the last solve gave its route (or, on a route nobody used then, the
-//    saturation level of its saturated links and the spare capacity of the others).
+//    change, like SimGrid), and with tolerance > 0 at most once per nanosecond of simulated time,
+//    SimGrid's own time precision. In between, a flow that ends leaves its bandwidth unused and a
+//    flow that starts gets the rate the last solve gave its route (or, on a route nobody used then,
+//    the saturation level of its saturated links and the spare capacity of the others).
 //  * Flows on the same route (the same node pair) cross the same links with the same weight and
 //    bound, so max-min fairness gives them the same rate: the solver works on routes in use, each
 //    with its number of flows, not on flows. All flows of a route progress at its one rate, so a
@@ -88,7 +89,14 @@ class FlowNetwork {
     std::uint32_t id;  // a flow (activate, end_alone) or a route (route_next)
     std::uint32_t version;
     EventKind kind;
-    bool operator>(const Event& o) const { return time > o.time; }
+    // Events at one time are taken in a fixed order (kind, then id), not in whatever order the
+    // heap holds them: which of two simultaneous completions wakes its rank first decides, e.g.,
+    // the loads an adaptive route is chosen by, and must not depend on outdated entries.
+    bool operator>(const Event& o) const {
+      if (time != o.time) return time > o.time;
+      if (kind != o.kind) return kind > o.kind;
+      return id > o.id;
+    }
   };
 
   std::uint32_t new_flow();
@@ -104,6 +112,7 @@ class FlowNetwork {
   void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
   void solve();
+  double level_of_full_link(std::uint32_t l) const;
   void compact_events();
 
   void ensure_links();
@@ -126,6 +135,7 @@ class FlowNetwork {
   std::size_t changes_ = 0;  // flows started or ended since the last solve
   std::size_t sharing_at_solve_ = 0;
   std::int64_t solves_ = 0;
+  double solved_at_ = -std::numeric_limits<double>::infinity();  // time of the last solve
 
   // Per link, from the last solve.
   std::vector<double> level_;  // saturation level (rate × latency), +inf if not saturated
@@ -133,8 +143,15 @@ class FlowNetwork {
   std::vector<double> weight_at_solve_;
   // Solve scratch, per link.
   std::vector<double> remaining_capacity_, weight_sum_;
-  std::vector<std::uint32_t> link_version_, link_unfixed_, link_route_start_, link_route_end_;
+  std::vector<std::uint32_t> link_unfixed_, link_route_start_, link_route_end_;
   std::vector<std::uint32_t> link_routes_;  // routes by link (CSR)
+  struct LinkLevel {
+    double level;
+    std::uint32_t link;
+    bool operator>(const LinkLevel& o) const { return level > o.level; }
+  };
+  std::vector<LinkLevel> link_heap_;                           // links by level, a min-heap
+  std::vector<std::pair<double, std::uint32_t>> bound_order_;  // (bound / weight, route), sorted
   std::vector<std::uint32_t> touched_links_;
 };
 

@@ -117,17 +117,19 @@ def placement():
 
 
 def adaptive_routing():
-    # One dragonfly group of 4 switches x 2 nodes, nodes' links 10x the local links. A radix-2
-    # Bruck round is a shift: both nodes of a switch send to the next switch, 2 flows on one local
-    # link under minimal routing, while the other local links idle; UGAL detours part of them
-    # through the idle switches, so the exchange ends sooner. (With uniform traffic starting all
-    # at once, per-message UGAL does worse than minimal: docs/platforms.md.)
+    # One dragonfly group of 4 switches x 2 nodes of 2 ranks, nodes' links 10x the local links. A
+    # radix-2 Bruck round is a shift: the ranks of a switch's nodes send to the next switch, 4
+    # flows on one local link under minimal routing, while the other local links idle; UGAL
+    # detours part of them through the idle switches, so the exchange ends sooner. (With 1 rank
+    # per node, 2 flows a link, the gain hung on which of two simultaneous messages was routed
+    # first: 0.83x or none. With uniform traffic starting all at once, per-message UGAL does worse
+    # than minimal: docs/platforms.md.)
     shape = {"topology": {"kind": "dragonfly", "groups": 2, "routers_per_group": 4,
                           "nodes_per_router": 2, "global_links_per_router": 1},
-             "injection": {"bandwidth": "100GBps", "latency": "1us"}, "ranks_per_node": 1}
+             "injection": {"bandwidth": "100GBps", "latency": "1us"}, "ranks_per_node": 2}
     times = {}
     for routing in ("minimal", "ugal", "valiant"):
-        times[routing], _ = predict(platform("df_" + routing, routing=routing, **shape), 8,
+        times[routing], _ = predict(platform("df_" + routing, routing=routing, **shape), 16,
                                     "constant:size=1000000", "parlogna:radix=2")
     print({k: f"{v * 1e6:.1f} us" for k, v in times.items()})
     if not times["ugal"] < 0.9 * times["minimal"]:
