@@ -16,8 +16,10 @@
 //                happens only on a node's own link (up for sending, down for receiving).
 //   torus        create_torus_zone (dimension-order routing, shortest way round each ring) whose
 //                leaves are star sub-zones "host + router": the node-to-router link is the
-//                `injection` link, the torus links join the routers. Only the leading dimensions
-//                that hold the nodes are built (torus_block_dims), with every node of their rings.
+//                `injection` link, the torus links join the routers (with NodeLinks::by_caller the
+//                leaves are bare hosts and the caller adds the injection link to each route). Only
+//                the leading dimensions that hold the nodes are built (torus_block_dims), with
+//                every node of their rings.
 //   fat_tree     create_fatTree_zone (SimGrid's k-ary n-tree, d-mod-k routing); leaves are hosts
 //                with a loopback link.
 //   dragonfly    DragonflyZone (platforms/simgrid/dragonfly_zone.hpp).
@@ -76,14 +78,21 @@ std::vector<sg4::Host*> build_star(sg4::NetZone* parent, const PlatformSpec& spe
   return hosts;
 }
 
-std::vector<sg4::Host*> build_torus(sg4::NetZone* parent, const PlatformSpec& spec, int nodes) {
+std::vector<sg4::Host*> build_torus(sg4::NetZone* parent, const PlatformSpec& spec, int nodes,
+                                    NodeLinks node_links) {
   std::vector<sg4::Host*> hosts(nodes, nullptr);
-  // Leaf `id` of the torus: node `id` (a star zone with host, router and injection link) when the
-  // run needs it, otherwise a bare router that only forwards.
+  const bool nic_in_platform = node_links == NodeLinks::in_platform;
+  // Leaf `id` of the torus: node `id` (a star zone with host, router and injection link, or with
+  // NodeLinks::by_caller the bare host) when the run needs it, otherwise a bare router that only
+  // forwards.
   auto leaf = [&](sg4::NetZone* torus, const std::vector<unsigned long>&,
                   unsigned long id) -> std::pair<NetPoint*, NetPoint*> {
     const std::string name = "node-" + std::to_string(id);
     if (id >= static_cast<unsigned long>(nodes)) return {torus->create_router(name), nullptr};
+    if (!nic_in_platform) {
+      hosts[id] = torus->create_host(name, kHostSpeed);
+      return {hosts[id]->get_netpoint(), nullptr};
+    }
     sg4::NetZone* node = sg4::create_star_zone(name + "-zone");
     node->set_parent(torus);
     NetPoint* router = node->create_router(name + "-router");
@@ -97,9 +106,17 @@ std::vector<sg4::Host*> build_torus(sg4::NetZone* parent, const PlatformSpec& sp
   // P = 262,144; docs/performance.md). The routes between the nodes are the same.
   const std::vector<int> block = torus_block_dims(spec.torus_dims, nodes);
   std::vector<unsigned long> dims(block.begin(), block.end());
-  sg4::NetZone* torus = sg4::create_torus_zone(
-      "a2a-" + spec.name, parent, dims, sg4::ClusterCallbacks(leaf), spec.link.bandwidth,
-      spec.link.latency, sg4::Link::SharingPolicy::SPLITDUPLEX);
+  // A bare host needs its loopback from the torus; SimGrid then requires one for every leaf
+  // (routers never use theirs).
+  auto loopback = [&](sg4::NetZone* torus, const std::vector<unsigned long>&,
+                      unsigned long id) -> sg4::Link* {
+    return make_loopback(torus, "node-" + std::to_string(id) + "-shm", spec.intra_node);
+  };
+  const sg4::ClusterCallbacks callbacks =
+      nic_in_platform ? sg4::ClusterCallbacks(leaf) : sg4::ClusterCallbacks(leaf, loopback, {});
+  sg4::NetZone* torus =
+      sg4::create_torus_zone("a2a-" + spec.name, parent, dims, callbacks, spec.link.bandwidth,
+                             spec.link.latency, sg4::Link::SharingPolicy::SPLITDUPLEX);
   torus->seal();
   return hosts;
 }
@@ -134,7 +151,7 @@ std::vector<sg4::Host*> build_fat_tree(sg4::NetZone* parent, const PlatformSpec&
 }  // namespace
 
 BuiltPlatform build_platform(sg4::Engine& engine, const PlatformSpec& spec, std::int64_t ranks,
-                             Placement placement) {
+                             Placement placement, NodeLinks node_links) {
   check_fits(spec, ranks);
   const int job_nodes = static_cast<int>((ranks + spec.ranks_per_node - 1) / spec.ranks_per_node);
   const int nodes = placement == Placement::contiguous ? job_nodes : spec.node_count();
@@ -147,7 +164,8 @@ BuiltPlatform build_platform(sg4::Engine& engine, const PlatformSpec& spec, std:
       built.hosts = build_star(parent, spec, nodes);
       break;
     case Topology::torus:
-      built.hosts = build_torus(parent, spec, nodes);
+      built.hosts = build_torus(parent, spec, nodes, node_links);
+      if (node_links == NodeLinks::by_caller) built.injection_by_caller = spec.injection;
       break;
     case Topology::fat_tree:
       built.hosts = build_fat_tree(parent, spec, nodes);

@@ -18,6 +18,8 @@ RouteTable::RouteTable(const BuiltPlatform& platform, double node_memory_bandwid
       min_latency_(std::numeric_limits<double>::infinity()) {
   for (const sg4::Link* link : sg4::Engine::get_instance()->get_all_links())
     min_latency_ = std::min(min_latency_, link->get_latency());
+  if (platform.injection_by_caller)
+    min_latency_ = std::min(min_latency_, platform.injection_by_caller->latency);
   if (!(min_latency_ < std::numeric_limits<double>::infinity())) min_latency_ = 0;
 }
 
@@ -33,6 +35,13 @@ std::uint32_t RouteTable::memory_link(int node) {
   return it->second;
 }
 
+std::uint32_t RouteTable::injection_link(int node, bool sending) {
+  const std::uint64_t key = static_cast<std::uint64_t>(node) * 2 + (sending ? 0 : 1);
+  auto [it, added] = injection_links_.emplace(key, static_cast<std::uint32_t>(capacity_.size()));
+  if (added) capacity_.push_back(platform_.injection_by_caller->bandwidth);
+  return it->second;
+}
+
 Route RouteTable::between(int src, int dst) {
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
                             static_cast<std::uint32_t>(dst);
@@ -43,7 +52,13 @@ Route RouteTable::between(int src, int dst) {
   double latency = 0;
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
-  Route route = make_route(links, latency);
+  Route route;
+  if (src != dst && platform_.injection_by_caller) {
+    const double nic_latency = platform_.injection_by_caller->latency;
+    route = make_route(links, latency + nic_latency + nic_latency, src, dst);
+  } else {
+    route = make_route(links, latency);
+  }
   if (src == dst && node_memory_bandwidth_ > 0) {
     hops_.push_back(memory_link(src));
     ++route.hops;
@@ -77,12 +92,20 @@ Route RouteTable::through(int src, int dst, int via) {
   return route;
 }
 
-Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latency) {
+Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latency, int sender,
+                             int receiver) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
   route.first = static_cast<std::uint32_t>(hops_.size());
   route.latency = latency;
   route.bound = std::numeric_limits<double>::infinity();
+  auto add_injection = [&](int node, bool sending) {
+    if (node < 0) return;
+    route.bound = std::min(route.bound, platform_.injection_by_caller->bandwidth);
+    hops_.push_back(injection_link(node, sending));
+    ++route.hops;
+  };
+  add_injection(sender, true);
   for (const sg4::Link* link : links) {
     route.bound = std::min(route.bound, link->get_bandwidth());
     // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.
@@ -90,6 +113,7 @@ Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latenc
     hops_.push_back(link_index(link, link->get_bandwidth()));
     ++route.hops;
   }
+  add_injection(receiver, false);
   return route;
 }
 

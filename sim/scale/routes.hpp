@@ -1,7 +1,10 @@
 // Routes between nodes for the scale engine, asked once per node pair from the same SimGrid
 // platform the SimGrid engine runs on (platforms/simgrid/), so both engines see the same links,
-// latencies and bandwidths. A route keeps only what the flow model needs: the shared links it
-// crosses (as dense indices), its latency and its rate bound.
+// latencies and bandwidths. On a torus built with NodeLinks::by_caller the table adds each node's
+// injection link itself, where SimGrid's node zone would have put it: first the source's sending
+// half, last the destination's receiving half, and its latency after the torus links' (the order
+// SimGrid sums them in), so the routes are the same to the last bit. A route keeps only what the
+// flow model needs: the shared links it crosses (as dense indices), its latency and its rate bound.
 #pragma once
 
 #include <cstdint>
@@ -54,9 +57,12 @@ class RouteTable {
  private:
   std::uint32_t link_index(const void* link, double bandwidth);
   std::uint32_t memory_link(int node);
+  std::uint32_t injection_link(int node, bool sending);
   // A route over `links` (fatpipes bound it, the others are its shared hops), not yet interned;
-  // finish() adds its bound and interns it.
-  Route make_route(const std::vector<simgrid::s4u::Link*>& links, double latency);
+  // finish() adds its bound and interns it. `sender` and `receiver` >= 0: the nodes whose
+  // injection links (added by the table) begin and end it.
+  Route make_route(const std::vector<simgrid::s4u::Link*>& links, double latency, int sender = -1,
+                   int receiver = -1);
   void finish(Route& route);
 
   const BuiltPlatform& platform_;
@@ -68,7 +74,8 @@ class RouteTable {
   std::unordered_map<std::uint64_t, std::uint32_t> by_pair_;
   std::unordered_map<std::uint64_t, std::uint32_t> by_detour_;  // (src, dst, via)
   std::unordered_map<const void*, std::uint32_t> link_ids_;
-  std::unordered_map<int, std::uint32_t> memory_links_;  // by node
+  std::unordered_map<int, std::uint32_t> memory_links_;               // by node
+  std::unordered_map<std::uint64_t, std::uint32_t> injection_links_;  // by (node, direction)
   std::vector<double> capacity_;
 };
 

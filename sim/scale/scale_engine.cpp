@@ -450,8 +450,9 @@ ScaleSimulation::ScaleSimulation(const PlatformSpec& platform, int ranks, SimOpt
     throw InvalidParameter("simulation.tolerance must be in [0, 1]");
   }
   vendor_choice(options_.vendor, ranks_, platform_.ranks_per_node);  // validates the name
-  routes_ = std::make_unique<scale::RouteTable>(simgrid_platform(platform_, ranks_, options_),
-                                                platform_.node_memory_bandwidth);
+  routes_ = std::make_unique<scale::RouteTable>(
+      simgrid_platform(platform_, ranks_, options_, NodeLinks::by_caller),
+      platform_.node_memory_bandwidth);
 }
 
 ScaleSimulation::~ScaleSimulation() = default;

@@ -42,10 +42,11 @@ sg4::Engine& create_engine(const SimOptions& options) {
 }  // namespace
 
 const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
-                                      const SimOptions& options) {
+                                      const SimOptions& options, NodeLinks node_links) {
   static std::unique_ptr<BuiltPlatform> built;
   static std::string built_for;
-  const std::string key = spec.name + "@" + std::to_string(ranks) + "/" + options.placement;
+  const std::string key = spec.name + "@" + std::to_string(ranks) + "/" + options.placement +
+                          (node_links == NodeLinks::by_caller ? "/nics-by-caller" : "");
   if (built) {
     if (key != built_for) {
       throw Error("one platform per process: SimGrid cannot build a second platform");
@@ -54,7 +55,7 @@ const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
   }
   sg4::Engine& engine = create_engine(options);
   built = std::make_unique<BuiltPlatform>(
-      build_platform(engine, spec, ranks, parse_placement(options.placement)));
+      build_platform(engine, spec, ranks, parse_placement(options.placement), node_links));
   built_for = key;
   return *built;
 }
