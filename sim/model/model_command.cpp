@@ -57,6 +57,11 @@ int run_model(const ModelOptions& options) {
   check_outputs({{"--csv", options.csv}});
   PreparedScenario prepared = prepare_scenario(options.scenario, options.sets, "a2a model");
   const Scenario& scenario = prepared.scenario;
+  // The machine is read off the platform with its nodes' injection links, so it is built first:
+  // the scale engine then reuses it (simgrid_platform; a torus it built itself would lack them).
+  const model::Machine machine =
+      model::machine_of(simgrid_platform(prepared.platform, scenario.ranks, scenario.simulation),
+                        prepared.platform, scenario.ranks);
   std::vector<SimResult> simulated;
   bool interrupted = false;
   if (!options.no_sim) {
@@ -64,9 +69,6 @@ int run_model(const ModelOptions& options) {
     simulated = std::move(run.results);
     interrupted = run.interrupted;
   }
-  const model::Machine machine =
-      model::machine_of(simgrid_platform(prepared.platform, scenario.ranks, scenario.simulation),
-                        prepared.platform, scenario.ranks);
 
   // The same columns twice: for people (units chosen per value) and as CSV (seconds).
   TextTable shown({"algorithm", "model", "simulated", "model/sim", "latency", "bandwidth",

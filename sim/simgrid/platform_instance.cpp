@@ -45,11 +45,20 @@ const BuiltPlatform& simgrid_platform(const PlatformSpec& spec, int ranks,
                                       const SimOptions& options, NodeLinks node_links) {
   static std::unique_ptr<BuiltPlatform> built;
   static std::string built_for;
-  const std::string key = spec.name + "@" + std::to_string(ranks) + "/" + options.placement +
-                          (node_links == NodeLinks::by_caller ? "/nics-by-caller" : "");
+  const std::string key = spec.name + "@" + std::to_string(ranks) + "/" + options.placement;
+  // Only a torus builds its nodes' injection links either way (builder.hpp).
+  if (spec.topology != Topology::torus) node_links = NodeLinks::in_platform;
   if (built) {
     if (key != built_for) {
       throw Error("one platform per process: SimGrid cannot build a second platform");
+    }
+    // A torus built with its injection links serves the scale engine too (its route table then
+    // takes them from SimGrid); one built without them cannot serve the SimGrid engine.
+    if (built->injection_by_caller && node_links == NodeLinks::in_platform) {
+      throw Error(
+          "one platform per process: the scale engine built this torus without its nodes' "
+          "injection links, which the SimGrid engine needs; run the SimGrid engine first or in "
+          "a process of its own");
     }
     return *built;
   }
