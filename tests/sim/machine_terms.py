@@ -138,6 +138,22 @@ def adaptive_routing():
         sys.exit("FAIL: no Valiant prediction")
 
 
+def torus_injection():
+    # The scale engine adds a torus node's injection link to its routes itself (no SimGrid zone
+    # per node, docs/platforms.md). With injection 100x slower than the torus links, each node's
+    # 7 MB out must take >= 7 ms on both engines, and the engines must agree.
+    path = platform("torus_nic", topology={"kind": "torus", "dims": [2, 2, 2]}, ranks_per_node=1,
+                    link={"bandwidth": "100GBps", "latency": "1us"},
+                    injection={"bandwidth": "1GBps", "latency": "2us"})
+    times = {engine: predict(path, 8, "constant:size=1000000", "spread_out", engine=engine)[0]
+             for engine in ("scale", "simgrid")}
+    print({k: f"{v * 1e3:.3f} ms" for k, v in times.items()})
+    if not times["scale"] >= 7e-3:
+        sys.exit("FAIL: the scale engine's torus routes miss the injection links")
+    if abs(times["scale"] / times["simgrid"] - 1) > 0.02:
+        sys.exit("FAIL: the engines disagree on a torus limited by its injection links")
+
+
 def simgrid_says_what_it_leaves_out():
     path = platform("nic_sg", nic_message_time="1us")
     _, err = predict(path, 8, "constant:size=8", "spread_out", engine="simgrid")
@@ -207,7 +223,7 @@ def calibrate_recovers_latency():
 
 
 CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, packing, placement,
-                                  adaptive_routing,
+                                  adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,
                                   calibrate_recovers_latency)}
 
