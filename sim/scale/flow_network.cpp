@@ -330,10 +330,15 @@ void FlowNetwork::solve() {
   }
   std::sort(by_bound.begin(), by_bound.end());
   std::size_t next_bound = 0;
+  // Most links never saturate: every route crossing them is fixed by another link first. The
+  // filling stops once every route is fixed instead of popping the rest of them (parlogna r=2 at
+  // P = 65,536 on fugaku_full: 13 of 39 million pops of all its solves came after that).
+  std::size_t unfixed_routes = active_.size();
 
   auto fix = [&](std::uint32_t r, double rate, std::uint32_t saturated) {
     RouteFlows& route = routes_[r];
     route.fixed = true;
+    --unfixed_routes;
     route.new_rate = rate;
     const double flows = static_cast<double>(route.flows);
     for (std::uint32_t h = 0; h < route.hops; ++h) {
@@ -345,7 +350,7 @@ void FlowNetwork::solve() {
     }
   };
 
-  for (;;) {
+  while (unfixed_routes > 0) {
     while (next_bound < by_bound.size() && routes_[by_bound[next_bound].second].fixed)
       ++next_bound;
     refresh_top();
