@@ -70,6 +70,8 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
   route.moved = 0;
   route.updated = now_;
   route.rated = false;
+  route.due = kInfinity;
+  route.queued = kInfinity;
   route.active_at = static_cast<std::int32_t>(active_.size());
   active_.push_back(r);
   slot_of_route_[spec.id] = r;
@@ -86,6 +88,7 @@ void FlowNetwork::release_route(std::uint32_t r) {
   route.active_at = -1;
   route.ending.clear();
   ++route.version;
+  route.queued = kInfinity;
   slot_of_route_[route.id] = kNoSlot;
   free_routes_.push_back(r);
 }
@@ -120,10 +123,31 @@ void FlowNetwork::catch_up(RouteFlows& route) const {
 
 void FlowNetwork::schedule(std::uint32_t r) {
   RouteFlows& route = routes_[r];
-  ++route.version;
-  if (route.ending.empty() || !(route.rate > 0)) return;
-  const double time = route.updated + (route.ending.front().first - route.moved) / route.rate;
-  push({std::max(time, now_), r, route.version, EventKind::route_next});
+  route.due = kInfinity;
+  if (!route.ending.empty() && route.rate > 0) {
+    const double time = route.updated + (route.ending.front().first - route.moved) / route.rate;
+    route.due = std::max(time, now_);
+  }
+  if (route.due < route.queued) {
+    ++route.version;
+    route.queued = route.due;
+    push({route.due, r, route.version, EventKind::route_next});
+  }
+}
+
+// A route's event that comes up before the route's flow is due (the route was slowed since it was
+// queued) is moved to `due`, or dropped if nothing is due; true if so. Requeueing changes no state
+// but the queue, so it happens wherever such an event surfaces.
+bool FlowNetwork::requeue_if_early(const Event& event) {
+  RouteFlows& route = routes_[event.id];
+  if (!(route.due > event.time)) return false;
+  route.queued = kInfinity;
+  if (route.due < kInfinity) {
+    ++route.version;
+    route.queued = route.due;
+    push({route.due, event.id, route.version, EventKind::route_next});
+  }
+  return true;
 }
 
 void FlowNetwork::activate(std::uint32_t f) {
@@ -187,11 +211,16 @@ void FlowNetwork::maybe_solve() {
 
 double FlowNetwork::next_time() {
   for (;;) {
+    // Outdated route events, and early ones, moved out of the way: the time returned is an
+    // event's that is due.
     while (!events_.empty()) {
-      const Event& top = events_.front();
-      if (top.kind != EventKind::route_next || top.version == routes_[top.id].version) break;
+      const Event top = events_.front();
+      if (top.kind != EventKind::route_next) break;
+      const bool current = top.version == routes_[top.id].version;
+      if (current && !(routes_[top.id].due > top.time)) break;
       std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
       events_.pop_back();
+      if (current) requeue_if_early(top);
     }
     if (events_.empty()) return kInfinity;
     // Rates only matter for the future: solve once every event at the current time is in, and
@@ -222,7 +251,9 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
         end_flow(event.id, completed);
         break;
       case EventKind::route_next:
-        if (event.version == routes_[event.id].version) route_next(event.id, completed);
+        if (event.version != routes_[event.id].version || requeue_if_early(event)) break;
+        routes_[event.id].queued = kInfinity;
+        route_next(event.id, completed);
         break;
     }
   }

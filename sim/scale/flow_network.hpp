@@ -75,7 +75,13 @@ class FlowNetwork {
     double moved = 0;    // bytes each flow of this route has moved since the route came into use
     double updated = 0;  // time `moved` was computed at
     bool rated = false;  // `rate` is valid (from a solve, or provisional)
-    std::uint32_t version = 0;    // bumped whenever its next completion moves
+    // When its next flow ends (+inf: none), and the time of its event in the queue (+inf: none).
+    // A solve that slows a route leaves its earlier event in; the event is moved to `due` when it
+    // comes up (requeue), so a route slowed by several solves in a row is queued once, not once
+    // per solve.
+    double due = std::numeric_limits<double>::infinity();
+    double queued = std::numeric_limits<double>::infinity();
+    std::uint32_t version = 0;  // bumped whenever its queued event is replaced or dropped
     std::int32_t active_at = -1;  // position in active_, or -1
     // Solve scratch.
     bool fixed = false;
@@ -108,6 +114,7 @@ class FlowNetwork {
   void route_next(std::uint32_t r, std::vector<std::uint64_t>& completed);
   void catch_up(RouteFlows& route) const;
   void schedule(std::uint32_t r);
+  bool requeue_if_early(const Event& event);
   double provisional_rate(const RouteFlows& route) const;
   void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
