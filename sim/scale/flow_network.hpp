@@ -81,7 +81,7 @@ class FlowNetwork {
     // per solve.
     double due = std::numeric_limits<double>::infinity();
     double queued = std::numeric_limits<double>::infinity();
-    std::uint32_t version = 0;  // bumped whenever its queued event is replaced or dropped
+    std::uint32_t version = 0;    // bumped whenever its queued event is replaced or dropped
     std::int32_t active_at = -1;  // position in active_, or -1
     // Solve scratch.
     bool fixed = false;
