@@ -42,8 +42,7 @@ std::uint32_t FlowNetwork::new_flow() {
 }
 
 void FlowNetwork::push(Event event) {
-  events_.push_back(event);
-  std::push_heap(events_.begin(), events_.end(), std::greater<>{});
+  events_.push(event);
 }
 
 void FlowNetwork::start(double start, const Route& route, double bytes, std::uint64_t token) {
@@ -214,24 +213,23 @@ double FlowNetwork::next_time() {
     // Outdated route events, and early ones, moved out of the way: the time returned is an
     // event's that is due.
     while (!events_.empty()) {
-      const Event top = events_.front();
+      const Event top = events_.top();
       if (top.kind != EventKind::route_next) break;
       const bool current = top.version == routes_[top.id].version;
       if (current && !(routes_[top.id].due > top.time)) break;
-      std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
-      events_.pop_back();
+      events_.pop();
       if (current) requeue_if_early(top);
     }
     if (events_.empty()) return kInfinity;
     // Rates only matter for the future: solve once every event at the current time is in, and
     // (when batching) not again within kSolveResolution of the last solve.
-    if (events_.front().time > now_ && changes_ > 0 &&
-        (tolerance_ == 0 || events_.front().time >= solved_at_ + kSolveResolution)) {
+    if (events_.top().time > now_ && changes_ > 0 &&
+        (tolerance_ == 0 || events_.top().time >= solved_at_ + kSolveResolution)) {
       const std::int64_t before = solves_;
       maybe_solve();
       if (solves_ != before) continue;  // completion times moved
     }
-    return events_.front().time;
+    return events_.top().time;
   }
 }
 
@@ -239,10 +237,9 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
   const double time = next_time();
   if (time == kInfinity) return time;
   now_ = time;
-  while (!events_.empty() && events_.front().time <= time) {
-    const Event event = events_.front();
-    std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
-    events_.pop_back();
+  while (!events_.empty() && events_.top().time <= time) {
+    const Event event = events_.top();
+    events_.pop();
     switch (event.kind) {
       case EventKind::activate:
         activate(event.id);
@@ -262,10 +259,9 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
 }
 
 void FlowNetwork::compact_events() {
-  std::erase_if(events_, [&](const Event& e) {
+  events_.erase_if([&](const Event& e) {
     return e.kind == EventKind::route_next && e.version != routes_[e.id].version;
   });
-  std::make_heap(events_.begin(), events_.end(), std::greater<>{});
 }
 
 // A link that the solve filled without saturating it first: its routes were all fixed by other

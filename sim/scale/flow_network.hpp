@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/scale/dary_heap.hpp"
 #include "sim/scale/routes.hpp"
 
 namespace a2a::sim::scale {
@@ -98,10 +99,10 @@ class FlowNetwork {
     // Events at one time are taken in a fixed order (kind, then id), not in whatever order the
     // heap holds them: which of two simultaneous completions wakes its rank first decides, e.g.,
     // the loads an adaptive route is chosen by, and must not depend on outdated entries.
-    bool operator>(const Event& o) const {
-      if (time != o.time) return time > o.time;
-      if (kind != o.kind) return kind > o.kind;
-      return id > o.id;
+    bool operator<(const Event& o) const {
+      if (time != o.time) return time < o.time;
+      if (kind != o.kind) return kind < o.kind;
+      return id < o.id;
     }
   };
 
@@ -136,7 +137,7 @@ class FlowNetwork {
   std::vector<std::uint32_t> free_routes_;
   std::vector<std::uint32_t> slot_of_route_;  // by Route::id: index into routes_, or kNoSlot
   std::vector<std::uint32_t> active_;         // routes with flows in their bandwidth phase
-  std::vector<Event> events_;                 // a min-heap, with stale route events left in
+  DaryHeap<Event> events_;                    // with outdated route events left in
   std::size_t in_flight_ = 0;
   std::size_t sharing_ = 0;  // flows in their bandwidth phase on shared links
   std::size_t changes_ = 0;  // flows started or ended since the last solve
