@@ -7,7 +7,7 @@ packages=(
   clang libclang-rt-14-dev clang-format-14
   libopenmpi-dev openmpi-bin gfortran
   libcli11-dev doctest-dev libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev libsimgrid-dev
-  libboost-context-dev
+  libboost-context-dev robin-map-dev
   libfftw3-dev libfftw3-mpi-dev python3-mpi4py
   chromium
   python3-matplotlib python3-pandas python3-ipykernel jupyter-nbconvert

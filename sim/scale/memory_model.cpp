@@ -19,7 +19,10 @@ constexpr std::int64_t MiB = 1024 * KiB;
 // 995 MiB at 2,048, 3,601 MiB at 4,096 (docs/performance.md, "Memory per message in flight"),
 // after the compaction of commit 3f83220: 91-110 B per side beyond the other terms. At 128 B the
 // estimates (359 MiB, 1.1 GiB, 4.1 GiB) exceed those peaks by 13-26 %. (It was 320 B: about
-// 260 B a side was measured before the compaction, 8,454 MiB at P = 4,096.)
+// 260 B a side was measured before the compaction, 8,454 MiB at P = 4,096.) Stop 28's open-
+// addressing table of waiting posts takes more room at this load: 3,751 MiB at P = 4,096 against
+// 3,049 MiB with std::unordered_map the same day (uniform:max=16), 9 % under the estimate (4.1
+// GiB). Its load after growing is the lowest it gets (0.5), so no P is far worse.
 constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
 constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord, row key
 // A message in flight: its request and post (16 + 32 B a side), its share of the pending

@@ -5,7 +5,8 @@
 #include <deque>
 #include <limits>
 #include <span>
-#include <unordered_map>
+
+#include <tsl/robin_map.h>
 
 #include "algorithms/errors.hpp"
 #include "sim/free_list.hpp"
@@ -18,6 +19,7 @@
 #include "sim/scale/scale_comm.hpp"
 #include "sim/simgrid/platform_instance.hpp"
 #include "sim/vendor_model.hpp"
+#include "workloads/counter_rng.hpp"
 
 namespace a2a::sim {
 
@@ -104,6 +106,16 @@ struct Transfer {
 };
 static_assert(sizeof(Transfer) == 64);
 
+// Keys of posts waiting to be matched, (source, destination, kind) packed in 64 bits, mixed so
+// that an open-addressing table's low bits see every field (std::hash is the identity). The
+// table is open addressing because its lookups were cache misses on every node of
+// std::unordered_map: 8 % of a run at P = 262,144 (docs/performance.md, stop 28).
+struct KeyHash {
+  std::size_t operator()(std::uint64_t key) const { return workload_rng::mix64(key); }
+};
+using PendingMap = tsl::robin_map<std::uint64_t, Pending, KeyHash>;
+constexpr float kPendingLoad = 0.875f;
+
 // The event loop of one run: matches posts in MPI order (per source, destination and kind, first
 // posted first matched), turns matched pairs into flows, and wakes the ranks whose requests end.
 class EventLoop {
@@ -118,6 +130,9 @@ class EventLoop {
                                            run.platform->ranks_per_node);
     nic_send_free_.assign(nodes, 0.0);
     nic_receive_free_.assign(nodes, 0.0);
+    // A linear exchange has P² / 2 posts waiting at once: a fuller table keeps them to about the
+    // memory std::unordered_map took (robin hood probing stays short at this load).
+    pending_.max_load_factor(kPendingLoad);
   }
 
   // Matches every post of `ranks`, in that order (deterministic whatever the threads did). A
@@ -232,15 +247,15 @@ class EventLoop {
   }
 
   // Takes the oldest post waiting at `found` out of its queue.
-  Pending next_pending(std::unordered_map<std::uint64_t, Pending>::iterator found) {
+  Pending next_pending(PendingMap::iterator found) {
     const Pending oldest = found->second;
     const auto more = queued_.empty() ? queued_.end() : queued_.find(found->first);
     if (more == queued_.end()) {
       pending_.erase(found);
       return oldest;
     }
-    std::vector<Pending>& rest = more->second;
-    found->second = rest.front();
+    std::vector<Pending>& rest = more.value();
+    found.value() = rest.front();
     rest.erase(rest.begin());
     if (rest.empty()) queued_.erase(more);
     return oldest;
@@ -405,8 +420,8 @@ class EventLoop {
   // Posts waiting for their other side, per (source, destination, kind), oldest first; all of
   // one direction. The oldest in pending_ (a linear exchange has P² / 2 there at once: one node
   // each, nothing more), any later ones in queued_.
-  std::unordered_map<std::uint64_t, Pending> pending_;
-  std::unordered_map<std::uint64_t, std::vector<Pending>> queued_;
+  PendingMap pending_;
+  tsl::robin_map<std::uint64_t, std::vector<Pending>, KeyHash> queued_;
   ValueLists values_;
   AdaptiveRouting adaptive_;
   std::uint64_t messages_ = 0;                            // started: varies detours
