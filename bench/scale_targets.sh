@@ -8,7 +8,7 @@
 #   3. P = 4,096 side by side, SimGrid engine then scale engine (the speed-up is their ratio);
 #   4. P = 1,048,576 (issue 15) on fugaku_full, 48 ranks per node, constant 512 B blocks (uniform
 #      sizes drawn per block cost Theta(P^2 log P): docs/performance.md): parlogna r = 2 and
-#      two_phase_bruck. About 19 minutes and 10 GiB each on the 2-core machine; not in the default.
+#      two_phase_bruck. About 10 minutes and 10 GiB each on the 2-core machine; not in the default.
 # Usage: [TARGETS="..."] [PLATFORMS="polaris fugaku"] bench/scale_targets.sh [BUILD_DIR] [TIMEOUT_SECONDS] [PART...]
 #        (PART: 1 2 3 4; default 1 2 3; TARGETS and PLATFORMS narrow part 1)
 set -uo pipefail
