@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/exchange.hpp"
+#include "workloads/counter_rng.hpp"
 #include "workloads/workload.hpp"
 
 namespace a2a {
@@ -26,12 +27,9 @@ ExchangeLayout make_layout(const Workload& workload, int rank, LayoutStyle style
 
 // The byte at offset k of block src->dst; depends on all three so a misplaced block is detected.
 inline std::uint8_t pattern_byte(int src, int dst, std::int64_t k) {
-  std::uint64_t x = (static_cast<std::uint64_t>(src) << 40) ^
-                    (static_cast<std::uint64_t>(dst) << 20) ^ static_cast<std::uint64_t>(k >> 3);
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  x ^= x >> 31;
+  const std::uint64_t x = workload_rng::mix64((static_cast<std::uint64_t>(src) << 40) ^
+                                              (static_cast<std::uint64_t>(dst) << 20) ^
+                                              static_cast<std::uint64_t>(k >> 3));
   return static_cast<std::uint8_t>(x >> (8 * (k & 7)));
 }
 
