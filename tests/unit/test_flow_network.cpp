@@ -17,9 +17,8 @@ namespace {
 struct TwoLinks {
   std::vector<double> capacities{1.0, 1.0};
   std::vector<std::uint32_t> hops{1, 0, 0};
-  std::vector<Route> routes{{0, 0, 1, 1.0, 1e9, false},
-                            {1, 1, 1, 1.0, 1e9, false},
-                            {2, 2, 1, 1.0, 1e9, false}};
+  std::vector<Route> routes{
+      {0, 0, 1, 1.0, 1e9, false}, {1, 1, 1, 1.0, 1e9, false}, {2, 2, 1, 1.0, 1e9, false}};
 };
 
 struct Completion {
