@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
-#include <utility>
 #include <vector>
 
 namespace a2a::sim::scale {
@@ -21,8 +20,6 @@ class DaryHeap {
   bool empty() const { return items_.empty(); }
   std::size_t size() const { return items_.size(); }
   const T& top() const { return items_.front(); }
-  void clear() { items_.clear(); }
-  void reserve(std::size_t n) { items_.reserve(n); }
 
   void push(const T& item) {
     items_.push_back(item);
