@@ -483,6 +483,17 @@ need all senders held behind one receiver at a time (e.g. congestion spreading t
 fabric, or the NIC's receive list overflowing with 65,504 receives posted per node), which no
 model here has.
 
+A per-entry matching cost does not explain it either (stop 29; branch `match-depth`, not merged).
+That model charges each arriving message `match_time` for every receive posted before its own and
+still waiting, which is the search of MPI's posted-receive queue, one search at a time on the
+receiving rank. At P = 2,048 all 2,048 senders reach an ompi_linear receiver at once, out of
+posting order, so each receiver walks about 2.06 million entries. spread_out's messages mostly
+arrive in posting order. Fitting ompi_linear's 169 ms at 128 B needs about 80 ns per entry: at
+80 ns it predicts 129.6 ms. But a2a's fluid network also reorders spread_out's messages when its
+links congest, by up to 132 places (rank 1,000 walked 76,200 entries in all). So spread_out
+comes out at 12.5 ms against 2.41 ms measured. The model would hold only if the real network
+kept spread_out's arrivals far more in order than max-min sharing does.
+
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
 a2a takes the best over a grid (the configuration column shows which won). A claim is "not run"
