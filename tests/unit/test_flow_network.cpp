@@ -70,4 +70,22 @@ TEST_CASE("FlowNetwork: slowed flows queued at the time another flow ends, end l
   CHECK(completions[1].tokens == std::vector<std::uint64_t>{11, 12});
 }
 
+// The time next_time() announces is one at which something happens: after the flows of the first
+// case start (1 s) and the solve halves their rates, the events queued for 2 s are early, and the
+// next time is 3 s, not 2 s (an empty step at 2 s would move the clock, and any batched solve, to
+// a time at which nothing changed).
+TEST_CASE("FlowNetwork: the next time skips events a solve made early") {
+  TwoLinks links;
+  FlowNetwork network(links.capacities, links.hops, links.routes, 0.0);
+  network.start(0, links.routes[1], 1, 11);
+  network.start(0, links.routes[2], 1, 12);
+  std::vector<std::uint64_t> done;
+  CHECK(network.step(done) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(done.empty());
+  CHECK(network.next_time() == doctest::Approx(3.0).epsilon(1e-12));
+  CHECK(network.step(done) == doctest::Approx(3.0).epsilon(1e-12));
+  std::sort(done.begin(), done.end());
+  CHECK(done == std::vector<std::uint64_t>{11, 12});
+}
+
 }  // namespace a2a::sim::scale
