@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "platforms/platform.hpp"
+#include "workloads/counter_rng.hpp"
 
 namespace a2a {
 
@@ -54,15 +55,11 @@ int DragonflyLayout::router_holding(int d, int c) const {
 }
 
 std::uint64_t DragonflyLayout::flow_hash(std::int64_t a, std::int64_t b) {
-  // splitmix64 finaliser over the unordered pair: symmetric, and consecutive node numbers land
+  // splitmix64 over the unordered pair: symmetric, and consecutive node numbers land
   // on unrelated copies (a plain (a + b) mod m would use only half the links when m is even and
   // the pattern is a shift, as in Bruck rounds).
-  std::uint64_t x = (static_cast<std::uint64_t>(std::min(a, b)) << 32) ^
-                    static_cast<std::uint64_t>(std::max(a, b));
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+  return workload_rng::mix64((static_cast<std::uint64_t>(std::min(a, b)) << 32) ^
+                             static_cast<std::uint64_t>(std::max(a, b)));
 }
 
 void DragonflyLayout::add_local_hop(int group, int from, int to, std::uint64_t flow, Hop out[5],
