@@ -100,6 +100,7 @@ inline constexpr const char* data = "data";
 inline constexpr const char* copy = "copy";
 inline constexpr const char* intra_node = "intra-node";
 inline constexpr const char* inter_node = "inter-node";
+inline constexpr const char* barrier = "barrier";
 }  // namespace phase
 
 class Comm {
@@ -162,6 +163,10 @@ class Comm {
 
   // ---- collective -----------------------------------------------------------------------------
   virtual Bytes allreduce_max(Bytes value) = 0;
+  // Returns once every rank has entered it (MPI_Barrier). No catalog algorithm needs one; it
+  // models implementations that synchronise anyway (parlogna's `barrier` parameter: the authors'
+  // benchmarked code waits at one after every round).
+  virtual void barrier() = 0;
   // The backend's own MPI_Alltoallv on the caller's exchange.
   virtual void vendor_alltoallv() = 0;
   // The backend's own uniform MPI_Alltoall of `block` bytes per rank between two temp buffers.

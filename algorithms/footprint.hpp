@@ -31,4 +31,18 @@ inline MessageFootprint radix_rounds(const ExchangeShape& shape, int radix, std:
   return {.in_flight = in_flight, .data_peers = peers, .metadata_peers = metadata ? peers : 0};
 }
 
+// What Comm::barrier adds in simulation (sim/smp_barrier.hpp): a node's first rank has a flag
+// from each other rank of its node in flight at once, and talks to them and to the first ranks of
+// two other nodes per dissemination step.
+inline MessageFootprint with_barrier(MessageFootprint f, const ExchangeShape& shape) {
+  const std::int64_t per_node = std::min(shape.ranks_per_node, shape.ranks);
+  const std::int64_t nodes = (shape.ranks + per_node - 1) / per_node;
+  std::int64_t steps = 0;
+  for (std::int64_t distance = 1; distance < nodes; distance *= 2)
+    ++steps;
+  f.in_flight = std::max(f.in_flight, per_node - 1);
+  f.metadata_peers += per_node - 1 + 2 * steps;
+  return f;
+}
+
 }  // namespace a2a::footprint

@@ -41,6 +41,7 @@ class ForwardingComm : public Comm {
   void free_temp(int buffer) override { inner_.free_temp(buffer); }
 
   Bytes allreduce_max(Bytes value) override { return inner_.allreduce_max(value); }
+  void barrier() override { inner_.barrier(); }
   void vendor_alltoallv() override { inner_.vendor_alltoallv(); }
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override {
     inner_.vendor_alltoall(send_temp, recv_temp, block);

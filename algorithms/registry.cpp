@@ -35,10 +35,17 @@ std::int64_t Params::get(const std::string& name) const {
   return it->second;
 }
 
+namespace {
+bool labelled(const ParamSpec& spec, const Params& params) {
+  return spec.labelled_at_default || params.get(spec.name) != spec.default_value;
+}
+}  // namespace
+
 std::string Configuration::label() const {
   std::string out = algorithm->name;
   for (const auto& spec : algorithm->params) {
-    out += " " + spec.name + "=" + std::to_string(params.get(spec.name));
+    if (labelled(spec, params))
+      out += " " + spec.name + "=" + std::to_string(params.get(spec.name));
   }
   return out;
 }
@@ -47,6 +54,7 @@ std::string Configuration::spec() const {
   std::string out = algorithm->name;
   const char* separator = ":";
   for (const auto& param : algorithm->params) {
+    if (!labelled(param, params)) continue;
     out += separator + param.name + "=" + std::to_string(params.get(param.name));
     separator = ",";
   }

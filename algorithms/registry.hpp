@@ -37,6 +37,9 @@ struct ParamSpec {
   bool default_is_machine = false;
   std::int64_t min = 1;
   ParamBound max;
+  // False for a switch added to an algorithm that had none: while at its default it is left out of
+  // labels and specs, which stay what they were ("parlogna radix=2").
+  bool labelled_at_default = true;
 };
 
 // What an algorithm may need to know about an exchange before it runs.

@@ -366,6 +366,16 @@ Bytes MpiComm::allreduce_max(Bytes value) {
   return out;
 }
 
+void MpiComm::barrier() {
+  if (deadline_.set()) {  // non-blocking, so that a rank that never joins is reported
+    MPI_Request request;
+    check(MPI_Ibarrier(context_.comm(), &request), "MPI_Ibarrier");
+    wait_collective(request, "MPI_Ibarrier");
+    return;
+  }
+  check(MPI_Barrier(context_.comm()), "MPI_Barrier");
+}
+
 void MpiComm::vendor_alltoallv() {
   const int P = size();
   std::vector<int> sc(P), sd(P), rc(P), rd(P);

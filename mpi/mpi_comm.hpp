@@ -77,6 +77,7 @@ class MpiComm final : public Comm {
   void free_temp(int buffer) override { buffers_.free_temp(buffer); }
 
   Bytes allreduce_max(Bytes value) override;
+  void barrier() override;
   void vendor_alltoallv() override;
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
 

@@ -13,6 +13,13 @@
 // rounds that still carries its metadata, like every other radix.
 //
 // The rounds themselves are radix_exchange.cpp, shared with two_phase_bruck and ParLinNa.
+//
+// `barrier=1` waits at a barrier of all ranks after every round. The algorithm needs none; the
+// authors' benchmarked code has one: gAtav.cpp of github.com/KokoFan16/general-alltoallv (commit
+// 41d2e8f) calls MPI_Barrier(MPI_COMM_WORLD) after each round's MPI_Waitall, and their Polaris
+// logs charge every round of it about a barrier's time more than the same messages cost MPICH's
+// scattered algorithm (docs/validation.md). a2a simulates that code with it, to compare with what
+// was measured.
 #include <optional>
 
 #include "algorithms/catalog.hpp"
@@ -60,7 +67,8 @@ void run(Comm& comm, const Params& params) {
   direct::copy_self_block(comm);
 
   const ParlognaColumns columns(r, temp ? &*temp : nullptr, slot_bytes);
-  radix::exchange(comm, {0, P, comm.rank()}, r, columns, {phase::metadata, phase::data});
+  radix::exchange(comm, {0, P, comm.rank()}, r, columns, {phase::metadata, phase::data},
+                  params.get_int("barrier") != 0);
 }
 
 }  // namespace
@@ -77,12 +85,20 @@ AlgorithmInfo parlogna() {
                   .meaning = "base of the digit rounds: small = few rounds, large = less volume",
                   .default_value = 2,
                   .min = 2,
-                  .max = ParamBound::ranks()}},
+                  .max = ParamBound::ranks()},
+                 {.name = "barrier",
+                  .meaning = "1: a barrier after every round, as the authors' benchmarked code",
+                  .default_value = 0,
+                  .min = 0,
+                  .max = ParamBound::number(1),
+                  .labelled_at_default = false}},
       .check = nullptr,
       .run = run,
       .footprint =
           [](const ExchangeShape& shape, const Params& params) {
-            return footprint::radix_rounds(shape, params.get_int("radix"), 1, true);
+            const MessageFootprint rounds =
+                footprint::radix_rounds(shape, params.get_int("radix"), 1, true);
+            return params.get_int("barrier") != 0 ? footprint::with_barrier(rounds, shape) : rounds;
           },
   };
 }

@@ -135,7 +135,7 @@ void data_exchange(Comm& comm, const RoundMessages& round) {
 }  // namespace
 
 void exchange(Comm& comm, const RankGroup& group, int radix, const ColumnLayout& columns,
-              const Phases& phases) {
+              const Phases& phases, bool barrier_each_round) {
   bruck::for_each_round(group.size, radix, [&](const Round& round) {
     const RoundMessages messages(group, radix, columns, round);
     comm.next_round();
@@ -143,6 +143,10 @@ void exchange(Comm& comm, const RankGroup& group, int radix, const ColumnLayout&
     metadata_exchange(comm, messages);
     comm.set_phase(phases.data);
     data_exchange(comm, messages);
+    if (barrier_each_round) {
+      comm.set_phase(phase::barrier);
+      comm.barrier();
+    }
   });
 }
 

@@ -72,8 +72,10 @@ struct Phases {
   const char* data;
 };
 
-// Runs every round of the exchange on this rank (nothing when Q ≤ 1).
+// Runs every round of the exchange on this rank (nothing when Q ≤ 1). With `barrier_each_round`
+// every rank of the communicator waits at a barrier after each round's data exchange, as the
+// authors' benchmarked ParLogNa does (parlogna.cpp).
 void exchange(Comm& comm, const RankGroup& group, int radix, const ColumnLayout& columns,
-              const Phases& phases);
+              const Phases& phases, bool barrier_each_round = false);
 
 }  // namespace a2a::radix

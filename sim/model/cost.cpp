@@ -50,6 +50,18 @@ void CostBuilder::allreduce_max() {
   }
 }
 
+void CostBuilder::barrier() {
+  const int per_node = std::min(machine_.ranks_per_node, ranks_);
+  const int nodes = (ranks_ + per_node - 1) / per_node;
+  if (per_node > 1) cost_.latency += 2 * machine_.alpha_intra;
+  for (int distance = 1; distance < nodes; distance *= 2) {
+    step({}, [&](auto emit) {
+      for (int n = 0; n < nodes; ++n)
+        emit(n * per_node, (n + distance) % nodes * per_node, 0);
+    });
+  }
+}
+
 void CostBuilder::add_message(int src, int dst, Bytes bytes) {
   const Machine& m = machine_;
   const int from = m.node_of(src), to = m.node_of(dst);

@@ -73,6 +73,11 @@ class CostBuilder {
   // Comm::allreduce_max in simulation: ⌈log2 P⌉ dissemination steps (send to p + 2^k, receive
   // from p − 2^k) of one 8-byte value.
   void allreduce_max();
+  // Comm::barrier in simulation (sim/smp_barrier.hpp): a node's ranks meet at its first rank
+  // through shared memory (α_intra, no posting overhead), the first ranks run ⌈log2 N⌉
+  // dissemination steps of empty messages, and release their nodes through shared memory.
+  //   W = [Q > 1]·2·α_intra + ⌈log2 N⌉·(α + 2·o)
+  void barrier();
 
   const Machine& machine() const { return machine_; }
   int ranks() const { return ranks_; }

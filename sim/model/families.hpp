@@ -94,11 +94,12 @@ void parlogna(const Configuration&, const Exchange&, CostBuilder&);
 // `stride` apart at once (consecutive ranks when stride is 1); `bytes_of_column(p, src, dst)` is
 // the bytes of the column that group-local rank `src` of rank p's group sends to group-local `dst`
 // (the sum over its `members` blocks). Shared with ParLinNa's intra-node phase and
-// hierarchical_bruck's two phases.
+// hierarchical_bruck's two phases. `barrier_each_round`: a barrier of all ranks after every round
+// (parlogna's `barrier`).
 void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size, int radix,
                            int members,
                            const std::function<Bytes(int p, int src, int dst)>& bytes_of_column,
-                           int stride = 1);
+                           int stride = 1, bool barrier_each_round = false);
 // hierarchical.cpp
 void parlinna_coalesced(const Configuration&, const Exchange&, CostBuilder&);
 void parlinna_staggered(const Configuration&, const Exchange&, CostBuilder&);

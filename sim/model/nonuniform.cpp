@@ -41,7 +41,7 @@ void padded(const Exchange& x, CostBuilder& cost, Uniform&& uniform_exchange) {
 void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size, int radix,
                            int members,
                            const std::function<Bytes(int p, int src, int dst)>& bytes_of_column,
-                           int stride) {
+                           int stride, bool barrier_each_round) {
   if (group_size <= 1) return;
   const int P = x.ranks();
   const int Q = group_size;
@@ -69,6 +69,7 @@ void radix_exchange_rounds(const Exchange& x, CostBuilder& cost, int group_size,
         emit(p, peer(p, round), bytes);
       }
     });
+    if (barrier_each_round) cost.barrier();
   });
 }
 
@@ -108,14 +109,16 @@ void two_phase_bruck(const Configuration&, const Exchange& x, CostBuilder& cost)
 
 // parlogna, radix r (Fan et al., HPDC 2025, §3, Alg. 1): two_phase_bruck in base r; K ≤ w·(r−1)
 // rounds.
-//   T = [B > 0]·A + c·n_self + Σ_{x,z} (2·L + 2·α + 4·o + 8·m_{x,z}·β + D_{x,z}·β)
-// B = P − (K+1) temporary slots: no allreduce when r ≥ P − 1 (every distance direct).
+//   T = [B > 0]·A + c·n_self + Σ_{x,z} (2·L + 2·α + 4·o + 8·m_{x,z}·β + D_{x,z}·β + [barrier]·W)
+// B = P − (K+1) temporary slots: no allreduce when r ≥ P − 1 (every distance direct). With
+// barrier=1 every round adds W, the simulated barrier (CostBuilder::barrier).
 void parlogna(const Configuration& config, const Exchange& x, CostBuilder& cost) {
   const int r = config.params.get_int("radix");
   if (radix::temp_slots(x.ranks(), r) > 0) cost.allreduce_max();
   cost.copy(x.largest_self());
-  radix_exchange_rounds(x, cost, x.ranks(), r, 1,
-                        [&](int, int src, int dst) { return x.block(src, dst); });
+  radix_exchange_rounds(
+      x, cost, x.ranks(), r, 1, [&](int, int src, int dst) { return x.block(src, dst); }, 1,
+      config.params.get_int("barrier") != 0);
 }
 
 }  // namespace a2a::model

@@ -301,16 +301,19 @@ void RecordingComm::free_temp(int buffer) {
   if (temps_.erase(buffer) > 0) log_op({Op::Kind::free, rank_, Buffer::temp, buffer, 0, 0, {}});
 }
 
-Bytes RecordingComm::allreduce_max(Bytes value) {
+void RecordingComm::log_collective() {
   communicating();
-  Event event;
-  event.kind = Event::Kind::collective;
-  event.round = round_;
-  event.sub = sub_;
-  event.time = clock_();
-  event.phase = phase_;
-  log_.events(rank_).push_back(std::move(event));
+  log_.events(rank_).push_back(stamped(Event::Kind::collective));
+}
+
+Bytes RecordingComm::allreduce_max(Bytes value) {
+  log_collective();
   return inner().allreduce_max(value);
+}
+
+void RecordingComm::barrier() {
+  log_collective();
+  inner().barrier();
 }
 
 void RecordingComm::vendor_alltoallv() {

@@ -77,6 +77,7 @@ class RecordingComm final : public ForwardingComm {
   void free_temp(int buffer) override;
 
   Bytes allreduce_max(Bytes value) override;
+  void barrier() override;
   void vendor_alltoallv() override;
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
 
@@ -108,8 +109,9 @@ class RecordingComm final : public ForwardingComm {
   void log_message(Message message);
   // A new event of `kind` at the rank's current round, sub-step, time and phase.
   Event stamped(Event::Kind kind) const;
-  void communicating();  // the rank is in a communication sub-step
-  void local();          // the rank is in a local-copy sub-step (once its requests are done)
+  void communicating();   // the rank is in a communication sub-step
+  void log_collective();  // an allreduce or a barrier, as one event
+  void local();           // the rank is in a local-copy sub-step (once its requests are done)
   Request posted(Request request);
   void settle(const PendingReceive& receive);
 

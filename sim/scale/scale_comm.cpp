@@ -7,6 +7,7 @@
 #include "algorithms/errors.hpp"
 #include "sim/free_list.hpp"
 #include "sim/scale/fibers.hpp"
+#include "sim/smp_barrier.hpp"
 #include "sim/vendor_model.hpp"
 #include "workloads/counter_rng.hpp"
 
@@ -89,13 +90,13 @@ void ScaleComm::check_peer(int peer) const {
   }
 }
 
-Request ScaleComm::post(Post message) {
+Request ScaleComm::post(Post message, bool mpi) {
   check_peer(message.peer);
-  state_.clock += run_.platform->message_overhead;
+  if (mpi) state_.clock += run_.platform->message_overhead;
   if (message.receive) {
     // MPI searches its queue of posted receives for every arriving message: a rank with many
     // receives outstanding (a linear algorithm posts P - 1 at once) pays for each one more.
-    state_.clock += run_.platform->match_time * state_.receives_posted;
+    if (mpi) state_.clock += run_.platform->match_time * state_.receives_posted;
     ++state_.receives_posted;
   }
   const int id = reuse_or_append(state_.slots, state_.free_slots);
@@ -350,6 +351,17 @@ Bytes ScaleComm::allreduce_max(Bytes value) {
     wait_slot(sent.id, RankState::Waiting::request);
   }
   return value;
+}
+
+void ScaleComm::barrier() {
+  struct Ops {
+    ScaleComm& comm;
+    Request post(bool receive, int peer, bool mpi) {
+      return comm.post(message(receive, Kind::collective, peer, 0), mpi);
+    }
+    void wait(Request request) { comm.wait_slot(request.id, RankState::Waiting::request); }
+  } ops{*this};
+  smp_barrier(rank_, size(), ranks_per_node(), ops);
 }
 
 void ScaleComm::vendor_alltoallv() {

@@ -48,6 +48,7 @@ class ScaleComm final : public Comm {
   void free_temp(int buffer) override { temps_.free(buffer); }
 
   Bytes allreduce_max(Bytes value) override;
+  void barrier() override;
   void vendor_alltoallv() override;
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
 
@@ -61,7 +62,9 @@ class ScaleComm final : public Comm {
   int outstanding() const;
 
  private:
-  Request post(Post post);
+  // `mpi` false: a shared-memory flag (sim/smp_barrier.hpp), which costs no per-message CPU
+  // overhead and no matching.
+  Request post(Post post, bool mpi = true);
   // A send carrying `values` (copied into the outbox beside it).
   Request post_values(Post message, std::span<const std::int64_t> values);
   // `pieces`: the message has more than one piece (packed at the platform's pack_bandwidth).

@@ -6,6 +6,7 @@
 #include "algorithms/digits.hpp"
 #include "algorithms/errors.hpp"
 #include "sim/free_list.hpp"
+#include "sim/smp_barrier.hpp"
 #include "sim/vendor_model.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -87,12 +88,12 @@ int SimComm::outstanding() const {
       std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; }));
 }
 
-Request SimComm::post_send(int peer, Kind kind, std::unique_ptr<SimMessage> message) {
+Request SimComm::post_send(int peer, Kind kind, std::unique_ptr<SimMessage> message, bool mpi) {
   if (peer < 0 || peer >= size()) {
     throw ContractViolation("send to rank " + std::to_string(peer) + " of " +
                             std::to_string(size()));
   }
-  charge_overhead();
+  if (mpi) charge_overhead();
   const int id = take_slot();
   Slot& slot = slots_[id];
   slot = Slot{};
@@ -107,12 +108,12 @@ Request SimComm::post_send(int peer, Kind kind, std::unique_ptr<SimMessage> mess
   return {id};
 }
 
-Request SimComm::post_receive(int peer, Kind kind, Slot&& prepared) {
+Request SimComm::post_receive(int peer, Kind kind, Slot&& prepared, bool mpi) {
   if (peer < 0 || peer >= size()) {
     throw ContractViolation("receive from rank " + std::to_string(peer) + " of " +
                             std::to_string(size()));
   }
-  charge_overhead();
+  if (mpi) charge_overhead();
   const int id = take_slot();
   Slot& slot = slots_[id];
   slot = std::move(prepared);
@@ -300,6 +301,18 @@ Bytes SimComm::allreduce_max(Bytes value) {
     record_.waiting_for.clear();
   }
   return value;
+}
+
+void SimComm::barrier() {
+  struct Ops {
+    SimComm& comm;
+    Request post(bool receive, int peer, bool mpi) {
+      if (receive) return comm.post_receive(peer, Kind::collective, Slot{}, mpi);
+      return comm.post_send(peer, Kind::collective, std::make_unique<SimMessage>(), mpi);
+    }
+    void wait(Request request) { comm.wait(request); }
+  } ops{*this};
+  smp_barrier(rank_, size(), ranks_per_node(), ops);
 }
 
 void SimComm::vendor_alltoallv() {

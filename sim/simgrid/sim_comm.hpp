@@ -9,7 +9,8 @@
 //    (intra-node latency and bandwidth);
 //  * every message posted (send or receive) costs the platform's per-message CPU overhead;
 //  * local copies take bytes / memory-copy bandwidth; a group launch costs the launch overhead;
-//  * allreduce_max is a dissemination exchange of 8-byte messages (ceil(log2 P) rounds);
+//  * allreduce_max is a dissemination exchange of 8-byte messages (ceil(log2 P) rounds); barrier
+//    is MPICH's SMP-aware one (sim/smp_barrier.hpp);
 //  * vendor_alltoallv runs the configured MPI's default choice from the catalog; vendor_alltoall
 //    runs a batched linear exchange (throttle 32) between the temporaries.
 // Size-only mode (default) carries no bytes and answers block sizes from the lazy workload; payload
@@ -62,6 +63,7 @@ class SimComm final : public Comm {
   void free_temp(int buffer) override;
 
   Bytes allreduce_max(Bytes value) override;
+  void barrier() override;
   void vendor_alltoallv() override;
   void vendor_alltoall(int send_temp, int recv_temp, Bytes block) override;
 
@@ -89,8 +91,9 @@ class SimComm final : public Comm {
     std::span<std::int64_t> values;  // where irecv_values puts what arrives
   };
 
-  Request post_send(int peer, Kind kind, std::unique_ptr<SimMessage> message);
-  Request post_receive(int peer, Kind kind, Slot&& slot);
+  // `mpi` false: a shared-memory flag (smp_barrier.hpp), which costs no per-message overhead.
+  Request post_send(int peer, Kind kind, std::unique_ptr<SimMessage> message, bool mpi = true);
+  Request post_receive(int peer, Kind kind, Slot&& slot, bool mpi = true);
   int take_slot();
   void complete(int id);
   void charge_overhead();

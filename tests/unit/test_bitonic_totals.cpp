@@ -64,6 +64,7 @@ class TotalsComm final : public Comm {
   void wait_all() override { unexpected(); }
   int alloc_temp(Bytes) override { return unexpected().id; }
   void free_temp(int) override { unexpected(); }
+  void barrier() override { unexpected(); }
   void vendor_alltoallv() override { unexpected(); }
   void vendor_alltoall(int, int, Bytes) override { unexpected(); }
   void group_begin() override {}

@@ -56,6 +56,18 @@ TEST_CASE("configure parses specs, fills defaults and names the parameter on err
                        InvalidParameter);
 }
 
+TEST_CASE("a switch added later shows in labels and specs only when set") {
+  const Configuration plain = configure("parlogna:radix=4", 16, 4);
+  CHECK(plain.params.get("barrier") == 0);
+  CHECK(plain.spec() == "parlogna:radix=4");
+  const Configuration synced = configure("parlogna:radix=4,barrier=1", 16, 4);
+  CHECK(synced.label() == "parlogna radix=4 barrier=1");
+  CHECK(synced.spec() == "parlogna:radix=4,barrier=1");
+  CHECK(configure(synced.spec(), 16, 4).params.get("barrier") == 1);
+  CHECK_THROWS_WITH_AS(configure("parlogna:barrier=2", 8, 8),
+                       doctest::Contains("barrier=2 is out of range [0, 1]"), InvalidParameter);
+}
+
 TEST_CASE("a radix of a one-rank exchange is accepted: the range (2, P) would be empty") {
   CHECK(configure("bruck_radix", 1, 1).params.get("radix") == 2);
   CHECK(configure("parlogna", 2, 1).params.get("radix") == 2);

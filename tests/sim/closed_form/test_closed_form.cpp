@@ -95,6 +95,7 @@ std::vector<Planned> configurations(const Workload& workload) {
   if (workload.ranks() >= 5) {
     selections.push_back({{"scattered"}, {{"batch", "3"}}});
     selections.push_back({{"bruck_radix", "parlogna"}, {{"radix", "3"}}});
+    selections.push_back({{"parlogna"}, {{"radix", "3"}, {"barrier", "1"}}});
     selections.push_back(
         {{"parlinna_coalesced", "parlinna_staggered"}, {{"batch", "1,3"}, {"radix", "2"}}});
     selections.push_back(
