@@ -279,7 +279,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
                 {"name", "description", "topology", "link", "injection", "global_link", "routing",
                  "ranks_per_node", "intra_node", "message_overhead", "memory_copy_bandwidth",
                  "group_launch_overhead", "nic_message_time", "match_time", "eager_threshold",
-                 "node_memory_bandwidth", "pack_bandwidth"});
+                 "inject_size", "node_memory_bandwidth", "pack_bandwidth"});
   PlatformSpec spec;
   spec.source = source.origin();
   spec.name = top.scalar("name");
@@ -325,6 +325,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   if (top.has("nic_message_time")) spec.nic_message_time = top.time("nic_message_time");
   if (top.has("match_time")) spec.match_time = top.time("match_time");
   if (top.has("eager_threshold")) spec.eager_threshold = top.bytes("eager_threshold");
+  if (top.has("inject_size")) spec.inject_size = top.bytes("inject_size");
   if (top.has("node_memory_bandwidth"))
     spec.node_memory_bandwidth = top.bandwidth("node_memory_bandwidth");
   if (top.has("pack_bandwidth")) spec.pack_bandwidth = top.bandwidth("pack_bandwidth");
@@ -414,6 +415,7 @@ PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_message_time = 0;
   spec.match_time = 0;
   spec.eager_threshold = -1;
+  spec.inject_size = -1;
   spec.node_memory_bandwidth = 0;
   spec.pack_bandwidth = 0;
   spec.routing = "minimal";
@@ -428,6 +430,7 @@ std::string scale_term_keys(const PlatformSpec& spec) {
   add(spec.nic_message_time > 0, "nic_message_time");
   add(spec.match_time > 0, "match_time");
   add(spec.eager_threshold >= 0, "eager_threshold");
+  add(spec.inject_size >= 0, "inject_size");
   add(spec.node_memory_bandwidth > 0, "node_memory_bandwidth");
   add(spec.pack_bandwidth > 0, "pack_bandwidth");
   add(spec.routing != "minimal", "routing");

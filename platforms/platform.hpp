@@ -72,15 +72,20 @@ struct PlatformSpec {
                                 // round trip) after both sides posted; smaller ones start when
                                 // sent. Negative: every message starts when both posted, no
                                 // handshake
+  double inject_size = -1;      // bytes: an inter-node send of at most this completes when posted
+                            // (the MPI copies it into the NIC's command); a larger one completes
+                            // when the receiver's acknowledgement is back, one route latency
+                            // after its data arrived. Negative: every send completes when its
+                            // data arrived
   double node_memory_bandwidth = 0;  // bytes/s a node's intra-node messages share (0: unshared)
   double pack_bandwidth = 0;  // bytes/s at which a rank packs a message of several pieces into
                               // one buffer before sending it, and unpacks one on receipt, as
                               // a2a's MPI backend (and a derived datatype) does (0: free)
 
-  // True when any of the five above is set, or the routing is adaptive: what only the scale
+  // True when any of the terms above is set, or the routing is adaptive: what only the scale
   // engine models.
   bool has_scale_terms() const {
-    return nic_message_time > 0 || match_time > 0 || eager_threshold >= 0 ||
+    return nic_message_time > 0 || match_time > 0 || eager_threshold >= 0 || inject_size >= 0 ||
            node_memory_bandwidth > 0 || pack_bandwidth > 0 || routing != "minimal";
   }
 

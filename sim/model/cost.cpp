@@ -71,6 +71,7 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
     return;
   }
   any_inter_ = true;
+  largest_inter_ = std::max(largest_inter_, bytes);
   if (m.nic > 0) {
     node_messages_.add(2 * static_cast<std::uint32_t>(from), 1);
     node_messages_.add(2 * static_cast<std::uint32_t>(to) + 1, 1);
@@ -115,7 +116,9 @@ void CostBuilder::end_step(Posts posts) {
     const double shared = std::max(own, link_load_.largest());
     const double bandwidth = std::max(message_, own);
     const double slowest = std::max(message_, shared);
-    inter = {latency_, bandwidth, slowest - bandwidth,
+    // A send above the inject size is done when the receiver's acknowledgement is back.
+    const double acknowledged = m.inject >= 0 && largest_inter_ > m.inject ? latency_ : 0;
+    inter = {latency_ + acknowledged, bandwidth, slowest - bandwidth,
              std::max(posted + message_, links_start + shared) - slowest};
   }
   if (any_intra_) {
@@ -133,7 +136,7 @@ void CostBuilder::end_step(Posts posts) {
   link_load_.reset();
   node_messages_.reset();
   latency_ = message_ = 0;
-  largest_intra_ = 0;
+  largest_intra_ = largest_inter_ = 0;
   any_inter_ = any_intra_ = false;
 }
 

@@ -24,7 +24,8 @@
 // each (nic_message_time), so a step takes at least g × the most messages one node sends or
 // receives off-node (`nic`, what that adds beyond the rest of the step); MPI matching makes the
 // k-th of r receives posted cost k·m more (match_time), r(r − 1)/2·m in all, added to the
-// posting overhead.
+// posting overhead; a step with an inter-node message above the platform's inject_size waits one
+// more route latency, for the receiver's acknowledgement of its send.
 #pragma once
 
 #include <cstdint>
@@ -106,6 +107,7 @@ class CostBuilder {
   double latency_ = 0;        // longest route latency of an inter-node message
   double message_ = 0;        // longest lone transfer time of an inter-node message
   Bytes largest_intra_ = 0;
+  Bytes largest_inter_ = 0;
   bool any_inter_ = false, any_intra_ = false;
 };
 

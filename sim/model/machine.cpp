@@ -47,6 +47,7 @@ Machine node_costs_of(const PlatformSpec& spec) {
   machine.launch = spec.group_launch_overhead;
   machine.nic = spec.nic_message_time;
   machine.match = spec.match_time;
+  machine.inject = spec.inject_size;
   machine.ranks_per_node = spec.ranks_per_node;
   return machine;
 }

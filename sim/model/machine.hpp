@@ -57,9 +57,11 @@ struct Machine {
   double overhead = 0;
   double copy_beta = 0;
   double launch = 0;
-  double nic = 0;                  // seconds a node's NIC spends per message, sending or receiving
-  double match = 0;                // seconds per posted receive searched when a receive is posted
-  int ranks_per_node = 1;          // Q: rank r runs on node r / Q
+  double nic = 0;          // seconds a node's NIC spends per message, sending or receiving
+  double match = 0;        // seconds per posted receive searched when a receive is posted
+  double inject = -1;      // bytes: larger inter-node sends complete one latency after arrival (the
+                           // receiver's acknowledgement); negative: sends complete on arrival
+  int ranks_per_node = 1;  // Q: rank r runs on node r / Q
   std::shared_ptr<Routes> routes;  // null: only α, β, β_nic are known
 
   int node_of(int rank) const { return rank / ranks_per_node; }

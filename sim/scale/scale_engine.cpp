@@ -103,6 +103,8 @@ struct Transfer {
   Kind kind = Kind::data;
   bool has_receive = true;
   bool packed = false;
+  bool send_done = false;  // an injected send: done when posted (platform inject_size)
+  bool acked = false;      // a larger inter-node send: done when the receiver's ack is back
 };
 static_assert(sizeof(Transfer) == 64);
 
@@ -217,7 +219,7 @@ class EventLoop {
     if (found == pending_.end() || found->second.receive == post.receive) {
       Pending waiting{side, kNoTransfer, values, post.receive};
       if (!post.receive && eager(side, post.kind))
-        waiting.transfer = start_eager(waiting, dst, post.kind);
+        waiting.transfer = start_eager(waiting, dst, post.kind, woken, earliest);
       if (found == pending_.end())
         pending_.emplace(k, waiting);
       else
@@ -243,7 +245,9 @@ class EventLoop {
             ? both_posted
             : std::max(send.end.at + route.latency, receive.end.at) + route.latency;
     const Bytes bytes = wire_bytes(transfer);
-    launch(new_transfer(transfer), send.end.rank, receive.end.rank, begin, route, bytes);
+    const std::uint64_t token = new_transfer(transfer);
+    launch(token, send.end.rank, receive.end.rank, begin, route, bytes);
+    complete_injected(token, woken, earliest);
   }
 
   // Takes the oldest post waiting at `found` out of its queue.
@@ -318,14 +322,30 @@ class EventLoop {
   }
 
   // An eager send, started before anyone receives it.
-  std::uint64_t start_eager(const Pending& send, int receiver, Kind kind) {
+  std::uint64_t start_eager(const Pending& send, int receiver, Kind kind, std::vector<int>& woken,
+                            double& earliest) {
     Transfer transfer = transfer_of(send.side, kind, send.values);
     transfer.has_receive = false;
     const Bytes bytes = wire_bytes(transfer);
     const Route route = route_of(send.side.end.rank, receiver);
     const std::uint64_t token = new_transfer(transfer);
     launch(token, send.side.end.rank, receiver, send.side.end.at, route, bytes);
+    complete_injected(token, woken, earliest);
     return token;
+  }
+
+  // A send the MPI injects (an inter-node message of at most the platform's inject_size: its
+  // bytes travel inside the NIC command, as libfabric's fi_inject) is done as soon as it is posted.
+  void complete_injected(std::uint64_t token, std::vector<int>& woken, double& earliest) {
+    Transfer& t = transfers_[token];
+    if (!t.send_done) return;
+    if (finish_side(t.send, false, t.send.at, woken)) earliest = std::min(earliest, t.send.at);
+  }
+
+  // When the send of a transfer whose data arrived at `arrived` is done: at once, or, for an
+  // acknowledged one, when the receiver's acknowledgement has crossed the route back.
+  double send_done_at(const Transfer& t, double arrived) const {
+    return t.acked ? arrived + routes_.interned()[t.route].latency : arrived;
   }
 
   // A receive matched to an eager send: it joins the transfer in flight, or, if the message has
@@ -357,10 +377,14 @@ class EventLoop {
       double& in = nic_receive_free_[static_cast<size_t>(to)];
       begin = in = std::max(begin, in) + nic;
     }
-    if (adaptive_.enabled()) {
-      transfers_[token].route = route.id;
-      adaptive_.add(route);
+    Transfer& t = transfers_[token];
+    t.route = route.id;
+    const double inject = run_.platform->inject_size;
+    if (inject >= 0 && from != to) {
+      t.send_done = static_cast<double>(bytes) <= inject;
+      t.acked = !t.send_done;
     }
+    if (adaptive_.enabled()) adaptive_.add(route);
     network_.start(begin, route, static_cast<double>(bytes), token);
   }
 
@@ -402,7 +426,7 @@ class EventLoop {
   bool complete(std::uint64_t token, double now, std::vector<int>& woken) {
     Transfer& t = transfers_[token];
     if (adaptive_.enabled()) adaptive_.remove(routes_.interned()[t.route]);
-    bool woke = finish_side(t.send, false, now, woken);
+    bool woke = !t.send_done && finish_side(t.send, false, send_done_at(t, now), woken);
     if (!t.has_receive) {  // an eager message nobody has received yet: it waits
       t.arrived = now;
       return woke;

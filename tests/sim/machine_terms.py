@@ -74,6 +74,21 @@ def rendezvous():
     between("eager: no handshake", abs(eager - base), 0, 1e-6)
 
 
+def send_completion():
+    # 2 ranks on 2 nodes, scattered with batch 1: one step, a 1,000-byte message each way, 20 us
+    # of route latency. Above the inject size a send is done when the receiver's acknowledgement is
+    # back, one more route latency; within it, when posted: then the receive decides, as without
+    # the term.
+    single = {"ranks_per_node": 1}
+    base, _ = predict(platform("plain1", **single), 2, "constant:size=1000", "scattered:batch=1")
+    acked, _ = predict(platform("acked", inject_size="192B", **single), 2, "constant:size=1000",
+                       "scattered:batch=1")
+    injected, _ = predict(platform("injected", inject_size="2KiB", **single), 2,
+                          "constant:size=1000", "scattered:batch=1")
+    between("acknowledged send", acked - base, 19.5e-6, 20.5e-6)
+    between("injected send", abs(injected - base), 0, 1e-7)
+
+
 def node_memory():
     # One node of 4 ranks, 12 messages of 1 MB at once. Unshared, each gets the intra-node 10 GB/s
     # (about 100 us); sharing the node's 10 GB/s, 12 MB take 1.2 ms.
@@ -222,7 +237,8 @@ def calibrate_recovers_latency():
               "link.latency", 9.5e-6, 10.5e-6)
 
 
-CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, node_memory, packing, placement,
+CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, send_completion, node_memory,
+                                  packing, placement,
                                   adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,
                                   calibrate_recovers_latency)}

@@ -106,6 +106,19 @@ TEST_CASE("scattered, pairwise: Hockney's linear costs") {
   CHECK(constant("xor_pairwise", 4, 100).total() == doctest::Approx(3 * (kAlpha + 100 * kBeta)));
 }
 
+TEST_CASE("inject size: a step whose sends outgrow it waits one more α for their acknowledgement") {
+  model::Machine m = hand_machine();
+  m.inject = 192;
+  // scattered batch 2, P = 5: two batches; 100-byte messages are injected, 1000-byte ones acked.
+  CHECK(constant("scattered:batch=2", 5, 100, m).total() ==
+        doctest::Approx(2 * (kAlpha + 2 * 100 * kBeta)));
+  CHECK(constant("scattered:batch=2", 5, 1000, m).total() ==
+        doctest::Approx(2 * (2 * kAlpha + 2 * 1000 * kBeta)));
+  m.inject = -1;  // without the term every send is done when its data arrived
+  CHECK(constant("scattered:batch=2", 5, 1000, m).total() ==
+        doctest::Approx(2 * (kAlpha + 2 * 1000 * kBeta)));
+}
+
 TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
   // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32; Cray
   // MPICH (as measured on Polaris): scattered batch 1.

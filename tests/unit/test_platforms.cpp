@@ -209,20 +209,24 @@ TEST_CASE("torus_block_dims: the leading dimensions that hold the first nodes") 
   CHECK(torus_block_dims({4, 4, 4}, 64) == std::vector<int>{4, 4, 4});
 }
 
-TEST_CASE("machine terms: NIC, matching, eager threshold, node memory, adaptive routing") {
+TEST_CASE(
+    "machine terms: NIC, matching, eager threshold, inject size, node memory, adaptive routing") {
   const std::string terms = std::string(kStar) +
                             "nic_message_time: 200ns\n"
                             "match_time: 10ns\n"
                             "eager_threshold: 4KiB\n"
+                            "inject_size: 192B\n"
                             "node_memory_bandwidth: 100GBps\n";
   const PlatformSpec spec = parse_platform(terms, "t.yaml");
   CHECK(near(spec.nic_message_time, 200e-9));
   CHECK(near(spec.match_time, 10e-9));
   CHECK(spec.eager_threshold == 4096);
+  CHECK(spec.inject_size == 192);
   CHECK(spec.node_memory_bandwidth == 100e9);
   CHECK(spec.has_scale_terms());
   CHECK(scale_term_keys(spec) ==
-        "nic_message_time, match_time, eager_threshold, node_memory_bandwidth");
+        "nic_message_time, match_time, eager_threshold, inject_size, node_memory_bandwidth");
+  CHECK(parse_platform(std::string(kStar) + "inject_size: 0B\n", "t.yaml").has_scale_terms());
   const PlatformSpec plain = without_scale_terms(spec);
   CHECK_FALSE(plain.has_scale_terms());
   CHECK(scale_term_keys(plain).empty());
