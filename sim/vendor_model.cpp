@@ -39,7 +39,8 @@ std::string vendor_label(const std::string& mpi, int ranks, int ranks_per_node) 
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node) {
   if (mpi == "openmpi") return configure(openmpi_alltoallv_choice(ranks), ranks, ranks_per_node);
   if (mpi == "mpich") return configure("scattered:batch=32", ranks, ranks_per_node);
-  if (mpi == "cray-mpich") return configure("scattered:batch=1", ranks, ranks_per_node);
+  if (mpi == "cray-mpich")
+    return configure("scattered:batch=1,lazy_sends=1", ranks, ranks_per_node);
   throw InvalidParameter("vendor '" + mpi + "' is not modeled (known: " + known_vendors() + ")");
 }
 

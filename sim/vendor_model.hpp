@@ -21,11 +21,12 @@ std::string known_vendors();
 //   else basic_linear (coll_tuned_decision_fixed.c).
 // "mpich": MPIR_Alltoallv_intra_scattered with MPIR_CVAR_ALLTOALL_THROTTLE = 32 (its default).
 // "cray-mpich": HPE Cray MPICH's MPI_Alltoallv as measured, not as written (its source is not
-//   public): scattered with batch 1, the catalog configuration closest to Cray MPICH 8.1.16 on
-//   Polaris at P = 2,048 (9.55, 9.06, 10.4 ms for blocks uniform in [0, 16 B], [0, 128 B],
-//   [0, 1 KiB], against 8.41, 8.81, 17.0 ms for scattered with batch 1 and 2.76, 2.85, 4.06 ms
-//   with batch 32, measured in the same job; data/measured/fan2025_polaris_logs_alltoallv.csv).
-//   Fitted on those three points, so the 1 KiB one is 1.6x too slow.
+//   public): scattered with batch 1 waiting for each step's receive only (lazy_sends=1). Cray
+//   MPICH 8.1.16 on Polaris at P = 2,048 took 9.55, 9.06, 10.4 ms for blocks uniform in [0, 16 B],
+//   [0, 128 B], [0, 1 KiB], about 4.5 us a step whatever the size, where MPICH's scattered with
+//   batch 1 took 8.41, 8.81, 17.0 ms (its sends above the inject size wait for their
+//   acknowledgement) and batch 32 2.76, 2.85, 4.06 ms, in the same job
+//   (data/measured/fan2025_polaris_logs_alltoallv.csv). Fitted on those three points.
 // Throws InvalidParameter for other names.
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node);
 

@@ -117,7 +117,8 @@ void CostBuilder::end_step(Posts posts) {
     const double bandwidth = std::max(message_, own);
     const double slowest = std::max(message_, shared);
     // A send above the inject size is done when the receiver's acknowledgement is back.
-    const double acknowledged = m.inject >= 0 && largest_inter_ > m.inject ? latency_ : 0;
+    const double acknowledged =
+        posts.waits_sends && m.inject >= 0 && largest_inter_ > m.inject ? latency_ : 0;
     inter = {latency_ + acknowledged, bandwidth, slowest - bandwidth,
              std::max(posted + message_, links_start + shared) - slowest};
   }

@@ -54,6 +54,7 @@ struct Posts {
   std::int64_t receives = 1;
   std::int64_t sends = 1;
   bool same_last_destination = false;  // every rank's last send goes to the same rank
+  bool waits_sends = true;             // the step ends when its sends are done, not only received
 };
 
 class CostBuilder {

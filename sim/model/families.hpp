@@ -72,6 +72,7 @@ struct DirectBatches {
   int batch = 1;
   bool grouped = true;
   bool same_last_destination = false;  // ompi_linear: every rank sends to the same rank last
+  bool waits_sends = true;             // false: scattered's lazy_sends (receives only per batch)
 };
 void direct_batches(const Exchange& x, CostBuilder& cost, const DirectBatches& how,
                     const std::function<Bytes(int p, int dst)>& bytes_of);

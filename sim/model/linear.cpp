@@ -18,7 +18,7 @@ void direct_batches(const Exchange& x, CostBuilder& cost, const DirectBatches& h
     const std::int64_t k = last - first + 1;
     cost.round();
     if (how.grouped) cost.launch();
-    cost.step({k, k, how.same_last_destination}, [&](auto emit) {
+    cost.step({k, k, how.same_last_destination, how.waits_sends}, [&](auto emit) {
       for (int p = 0; p < P; ++p) {
         for (int i = first; i <= last; ++i) {
           const auto dst = static_cast<int>(mod(p - i, P));
@@ -53,8 +53,11 @@ void spread_out(const Configuration&, const Exchange& x, CostBuilder& cost) {
 // scattered, batch b (Fan et al., HPDC 2025, §2(d), MPICH): ⌈(P−1)/b⌉ steps of b exchanges each,
 //   T = c·n + Σ_batches [L + α + max(2b·o + n·β, (b+1)·o + b·n·β_nic)]
 // = ⌈(P−1)/b⌉·α + (P−1)·n·β on a contention-free star with o = 0.
+// With lazy_sends a batch waits for its receives only: no batch waits for an acknowledgement.
 void scattered(const Configuration& config, const Exchange& x, CostBuilder& cost) {
-  direct_exchanges(x, cost, {.batch = config.params.get_int("batch")});
+  direct_exchanges(x, cost,
+                   {.batch = config.params.get_int("batch"),
+                    .waits_sends = config.params.get_int("lazy_sends") == 0});
 }
 
 // ompi_linear (Fan et al., HPDC 2025, §2(d), Open MPI basic linear): all receives, then all sends
