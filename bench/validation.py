@@ -482,14 +482,15 @@ one (uniform MPI_Alltoall of 16 B blocks, 30 runs) is now in data/measured/ (row
 (median) at P = 256, from 1.19 ms in its first run to 62.3 ms; 32.4 ms at P = 512; between 100.8
 and 106.7 ms in all 30 runs at P = 1,024 (median 101.6 ms); 151-173 ms at P = 2,048 (fastest run
 103 ms). A cost of its messages would grow with their number, 64-fold from P = 256 to 2,048; the
-time grows 4.7-fold, and at P = 1,024 every run takes the same 100 ms and a little. The same quantum shows up in single runs of
-other algorithms in the same logs: classic Bruck's first run at P = 1,024 took 100.9 ms (0.2 ms in
+time grows 4.7-fold, and at P = 1,024 every run takes the same 100 ms and a little. The same
+quantum shows up in single runs of other algorithms in the same logs: classic Bruck's first run at P = 1,024 took 100.9 ms (0.2 ms in
 the others), MPICH's scattered with batch 512 once 101.9 ms, the linear algorithm once 100.7 ms at
 P = 512. That is a timeout of about 100 ms — most likely a message dropped and recovered by a
 timer, which this algorithm's incast would provoke (every rank sends to rank 0 first, then to
 rank 1, ...; libfabric's CXI provider drops messages and enters flow-control recovery when a
-receiver's overflow buffers run out) — not a transfer time. a2a models a network that loses nothing: it predicts 0.26 ms at P = 256
-(the first, undisturbed run took 1.19 ms) and 2.1-5.8 ms at P = 2,048. These rows, and the ratios
+receiver's overflow buffers run out) — not a transfer time. a2a models a network that loses
+nothing: it predicts 0.26 ms at P = 256 (the first, undisturbed run took 1.19 ms) and 2.1-5.8 ms
+at P = 2,048. These rows, and the ratios
 built on them (`log-*-staggered`), are marked outside the model. Two rate models tried before (a
 per-node NIC queue with head-of-line blocking, stop 22; a per-entry matching cost, stop 29, both on
 branches not merged) failed for the same reason: no rate explains a time that hardly grows with P.
@@ -500,8 +501,10 @@ and its logs show the cost: at radix P (a direct exchange of P − 1 rounds) a r
 12.9, 16.4 and 23.5 us more than MPICH's scattered with batch 1 sending the same messages, at
 P = 256, 512, 1,024 and 2,048 (the table after the summary). a2a simulates that code as
 `parlogna:radix=r,barrier=1`, with MPICH's SMP-aware barrier (sim/smp_barrier.hpp: shared memory
-inside a node, a dissemination among nodes), which costs 11.9, 15.3, 19.4 and 23.5 us per round there
-without any number fitted to these logs; a flat dissemination over all ranks cost 28-42 us. The
+inside a node, a dissemination among nodes), which costs 11.9, 15.3, 19.4 and 23.5 us per round
+there; no number was fitted to these rows (the injection latency the barrier's messages pay was
+fitted to scattered with batch 1 in the same logs); a flat dissemination over all ranks cost
+28-42 us. The
 rows `logv-*-parlogna*` are simulated that way. With the barrier the best radix at 128 B is the
 measured one (2), and the times at 16 and 128 B are within 2x (0.79 and 1.80 ms against 1.38 and
 2.88 ms); a2a's ParLogNa without it prefers radix 6 and is 2.7-3.6x faster than measured (last
