@@ -559,9 +559,11 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   logs.
 - *Theta* (f22-01, f22-08): classic Bruck's two rotations cost 40 % of its time at P = 256 on
   Theta's KNL cores (f22-01), which a2a's copies at the per-rank memory bandwidth do not reach
-  (2 %): a cost per block copied is not modelled. About 80 ns per block would fit f22-01 and f22-03
-  alike (the modified variant has one rotation, the classic one two: 0.40 and 0.19 of a2a's
-  105.5 us for the zero-rotation variant, over 512 and 256 blocks).
+  (2 %): a cost per block copied is not modelled. If only the rotations paid it, about 80 ns per
+  block would fit f22-01 and f22-03 alike (the modified variant has one rotation, the classic one
+  two: 0.40 and 0.19 of a2a's 105.5 us for the zero-rotation variant, over 512 and 256 blocks);
+  a2a's Bruck code also copies the blocks it stages each round, and whether the authors' code
+  pays for those alike is not known.
 
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
