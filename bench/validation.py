@@ -556,8 +556,13 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   per switch (contiguous placement) the preset's switch-to-switch links limit them; spread over the
   machine (`simulation.placement: spread`) they are predicted 3.6 and 2.7 ms, but classic Bruck
   then drops to 11.6 ms against 17.7 ms measured. Where the real job's nodes were is not in the
-  logs.
-- *Theta* (f22-01, f22-08): classic Bruck's two rotations cost 40 % of its time at P = 256 on
+  logs. At 128 B classic Bruck is predicted 1.25x slower than measured (2.23 against 1.78 ms) and
+  spread_out 12 % faster (2.11 against 2.41 ms), so Bruck's measured lead (1.35x, `log-128-bruck`)
+  comes out as a small loss (0.95x).
+- *Theta's vendor* (f22-08): Theta's MPI_Alltoallv is modelled as MPICH's default (scattered with
+  batch 32) with no measurement to choose it by; a2a puts padded Bruck 2.88x ahead of it where the
+  paper measured 1.6x.
+- *Theta* (f22-01): classic Bruck's two rotations cost 40 % of its time at P = 256 on
   Theta's KNL cores (f22-01), which a2a's copies at the per-rank memory bandwidth do not reach
   (2 %): a cost per block copied is not modelled. If only the rotations paid it, about 80 ns per
   block would fit f22-01 and f22-03 alike (the modified variant has one rotation, the classic one
