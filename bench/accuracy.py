@@ -154,6 +154,8 @@ def main():
     parser.add_argument("--cache", help="keep each run's predictions here and reuse them (same "
                         "scenario and same a2a binary), so an interrupted suite resumes")
     args = parser.parse_args()
+    if args.cache:
+        os.makedirs(args.cache, exist_ok=True)
 
     rows, errors, sweeps, agree = [], [], 0, 0
     wall = {"simgrid": 0.0, "scale": 0.0}
