@@ -564,11 +564,18 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   paper measured 1.6x.
 - *Theta* (f22-01): classic Bruck's two rotations cost 40 % of its time at P = 256 on
   Theta's KNL cores (f22-01), which a2a's copies at the per-rank memory bandwidth do not reach
-  (2 %): a cost per block copied is not modelled. If only the rotations paid it, about 80 ns per
-  block would fit f22-01 and f22-03 alike (the modified variant has one rotation, the classic one
-  two: 0.40 and 0.19 of a2a's 105.5 us for the zero-rotation variant, over 512 and 256 blocks);
-  a2a's Bruck code also copies the blocks it stages each round, and whether the authors' code
-  pays for those alike is not known.
+  (2 %). If only the rotations paid a cost per block, about 80 ns per block would fit f22-01 and
+  f22-03 alike (the modified variant has one rotation, the classic one two: 0.40 and 0.19 of a2a's
+  105.5 us for the zero-rotation variant, over 512 and 256 blocks). A cost per block paid by every
+  copy does not fit: in the authors' code (github.com/harp-lab/bruck-alltoallv,
+  src/uniform_bruck.cpp) classic Bruck copies the P/2 blocks of each step into a buffer and back
+  with one `memcpy` each, and the zero-rotation variant packs them with an MPI indexed datatype,
+  unpacks them with `MPI_Unpack` and copies them once more with `memcpy` — as many operations per
+  block per step or more, so such a term would make zero rotation slower, not 1.4x faster. What
+  f22-01 measures is thus a difference between kinds of copies (the rotations' loops, with an
+  integer division per block on KNL's slow cores, against MPI's datatype engine), which a
+  per-byte or per-block term cannot express and no measurement here can separate; it is left
+  out.
 
 Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); milliseconds are
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
