@@ -417,6 +417,9 @@ class EventLoop {
         (state.blocked_on == RankState::kAllSlots && state.in_flight == 0)) {
       state.blocked_on = -1;
       woken.push_back(side.rank);
+      // It resumes once the network has reached the batch's horizon: its stack can be on its way
+      // to the cache meanwhile (a batch of one rank has nothing to prefetch ahead).
+      run_.fibers->prefetch(side.rank);
       return true;
     }
     return false;
