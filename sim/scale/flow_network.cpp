@@ -24,17 +24,13 @@ FlowNetwork::FlowNetwork(const std::vector<double>& capacities,
     : capacity_(capacities), hops_(hops), interned_(routes), tolerance_(tolerance) {}
 
 void FlowNetwork::ensure_links() {
-  const std::size_t n = capacity_.size();
-  for (std::size_t l = level_.size(); l < n; ++l) {
-    level_.push_back(kInfinity);
-    spare_.push_back(capacity_[l]);
-    weight_at_solve_.push_back(0);
+  for (std::size_t l = links_.size(); l < capacity_.size(); ++l) {
+    Link link;
+    link.capacity = capacity_[l];
+    link.level = kInfinity;
+    link.spare = capacity_[l];
+    links_.push_back(link);
   }
-  remaining_capacity_.resize(n);
-  weight_sum_.resize(n);
-  link_unfixed_.resize(n);
-  link_route_start_.resize(n);
-  link_route_end_.resize(n);
 }
 
 std::uint32_t FlowNetwork::new_flow() {
@@ -95,13 +91,13 @@ void FlowNetwork::release_route(std::uint32_t r) {
 double FlowNetwork::provisional_rate(const RouteFlows& route) const {
   double rate = route.bound;
   for (std::uint32_t h = 0; h < route.hops; ++h) {
-    const std::uint32_t l = hops_[route.first_hop + h];
-    if (level_[l] < kInfinity) {
-      rate = std::min(rate, level_[l] * route.weight);
-    } else if (spare_[l] > 1e-3 * capacity_[l]) {
-      rate = std::min(rate, spare_[l]);
+    const Link& link = links_[hops_[route.first_hop + h]];
+    if (link.level < kInfinity) {
+      rate = std::min(rate, link.level * route.weight);
+    } else if (link.spare > 1e-3 * link.capacity) {
+      rate = std::min(rate, link.spare);
     } else {
-      rate = std::min(rate, capacity_[l] * route.weight / (weight_at_solve_[l] + route.weight));
+      rate = std::min(rate, link.capacity * route.weight / (link.weight_at_solve + route.weight));
     }
   }
   return rate;
@@ -110,8 +106,8 @@ double FlowNetwork::provisional_rate(const RouteFlows& route) const {
 // A flow joining between solves uses up spare capacity of the unsaturated links it crosses.
 void FlowNetwork::take_spare(const RouteFlows& route, double rate) {
   for (std::uint32_t h = 0; h < route.hops; ++h) {
-    const std::uint32_t l = hops_[route.first_hop + h];
-    if (level_[l] == kInfinity) spare_[l] = std::max(0.0, spare_[l] - rate);
+    Link& link = links_[hops_[route.first_hop + h]];
+    if (link.level == kInfinity) link.spare = std::max(0.0, link.spare - rate);
   }
 }
 
@@ -270,7 +266,7 @@ void FlowNetwork::compact_events() {
 // first must not decide how flows joining before the next solve are rated (provisional_rate).
 double FlowNetwork::level_of_full_link(std::uint32_t l) const {
   double level = 0;
-  for (std::uint32_t i = link_route_start_[l]; i < link_route_end_[l]; ++i) {
+  for (std::uint32_t i = links_[l].route_start; i < links_[l].route_end; ++i) {
     const RouteFlows& route = routes_[link_routes_[i]];
     level = std::max(level, route.new_rate / route.weight);
   }
@@ -291,43 +287,45 @@ void FlowNetwork::solve() {
     route.fixed = false;
     for (std::uint32_t h = 0; h < route.hops; ++h) {
       const std::uint32_t l = hops_[route.first_hop + h];
-      if (link_unfixed_[l]++ == 0) {
+      Link& link = links_[l];
+      if (link.unfixed++ == 0) {
         touched_links_.push_back(l);
-        weight_sum_[l] = 0;
+        link.weight_sum = 0;
       }
-      weight_sum_[l] += static_cast<double>(route.flows) * route.weight;
+      link.weight_sum += static_cast<double>(route.flows) * route.weight;
     }
   }
   // Routes grouped by link (CSR).
   std::uint32_t offset = 0;
   for (const std::uint32_t l : touched_links_) {
-    link_route_start_[l] = offset;
-    offset += link_unfixed_[l];
+    Link& link = links_[l];
+    link.route_start = offset;
+    link.route_end = offset;
+    offset += link.unfixed;
   }
   link_routes_.resize(offset);
-  for (const std::uint32_t l : touched_links_)
-    link_route_end_[l] = link_route_start_[l];
   for (const std::uint32_t r : active_) {
     const RouteFlows& route = routes_[r];
     for (std::uint32_t h = 0; h < route.hops; ++h) {
       const std::uint32_t l = hops_[route.first_hop + h];
-      link_routes_[link_route_end_[l]++] = r;
+      link_routes_[links_[l].route_end++] = r;
     }
   }
   // A link's level only rises while the solve runs (a route leaving it was fixed at a rate no
   // higher than the lowest level), so a link's key in the heap is a lower bound of its level: it
   // is refreshed when it reaches the top, not each time one of its routes is fixed (that was one
   // heap push per route and hop, most of the solve's time at 10^5 ranks).
-  auto level_now = [&](std::uint32_t l) {
-    return std::max(0.0, remaining_capacity_[l]) / std::max(weight_sum_[l], 1e-300);
+  auto level_now = [&](const Link& link) {
+    return std::max(0.0, link.remaining_capacity) / std::max(link.weight_sum, 1e-300);
   };
   std::vector<LinkLevel>& heap = link_heap_;
   heap.clear();
   for (const std::uint32_t l : touched_links_) {
-    remaining_capacity_[l] = capacity_[l];
-    weight_at_solve_[l] = weight_sum_[l];
-    level_[l] = kInfinity;
-    heap.push_back({capacity_[l] / weight_sum_[l], l});
+    Link& link = links_[l];
+    link.remaining_capacity = link.capacity;
+    link.weight_at_solve = link.weight_sum;
+    link.level = kInfinity;
+    heap.push_back({link.capacity / link.weight_sum, l});
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>{});
   auto pop = [&] {
@@ -338,11 +336,12 @@ void FlowNetwork::solve() {
   auto refresh_top = [&] {
     while (!heap.empty()) {
       const LinkLevel top = heap.front();
-      if (link_unfixed_[top.link] == 0) {
+      const Link& link = links_[top.link];
+      if (link.unfixed == 0) {
         pop();
         continue;
       }
-      const double level = level_now(top.link);
+      const double level = level_now(link);
       if (!(level > top.level)) return;
       pop();
       heap.push_back({level, top.link});
@@ -370,10 +369,11 @@ void FlowNetwork::solve() {
     const double flows = static_cast<double>(route.flows);
     for (std::uint32_t h = 0; h < route.hops; ++h) {
       const std::uint32_t l = hops_[route.first_hop + h];
-      --link_unfixed_[l];
+      Link& link = links_[l];
+      --link.unfixed;
       if (l == saturated) continue;
-      remaining_capacity_[l] -= rate * flows;
-      weight_sum_[l] -= route.weight * flows;
+      link.remaining_capacity -= rate * flows;
+      link.weight_sum -= route.weight * flows;
     }
   };
 
@@ -391,20 +391,21 @@ void FlowNetwork::solve() {
     const LinkLevel saturated = heap.front();
     pop();
     const std::uint32_t l = saturated.link;
-    level_[l] = saturated.level;
-    remaining_capacity_[l] = 0;
+    Link& link = links_[l];
+    link.level = saturated.level;
+    link.remaining_capacity = 0;
     // Every unfixed route crossing l gets the level.
-    for (std::uint32_t i = link_route_start_[l]; i < link_route_end_[l] && link_unfixed_[l] > 0;
-         ++i) {
+    for (std::uint32_t i = link.route_start; i < link.route_end && link.unfixed > 0; ++i) {
       const std::uint32_t r = link_routes_[i];
       if (!routes_[r].fixed) fix(r, saturated.level * routes_[r].weight, l);
     }
   }
   for (const std::uint32_t l : touched_links_) {
-    if (level_[l] == kInfinity && remaining_capacity_[l] <= 1e-9 * capacity_[l])
-      level_[l] = level_of_full_link(l);
-    spare_[l] = level_[l] < kInfinity ? 0.0 : std::max(0.0, remaining_capacity_[l]);
-    link_unfixed_[l] = 0;
+    Link& link = links_[l];
+    if (link.level == kInfinity && link.remaining_capacity <= 1e-9 * link.capacity)
+      link.level = level_of_full_link(l);
+    link.spare = link.level < kInfinity ? 0.0 : std::max(0.0, link.remaining_capacity);
+    link.unfixed = 0;
   }
   // Only routes whose rate changed are rescheduled: their flows' ends stay in bytes, not time.
   for (const std::uint32_t r : active_) {

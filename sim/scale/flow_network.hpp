@@ -22,6 +22,7 @@
 //    a new rate reschedules the route, not each of its flows.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -61,35 +62,37 @@ class FlowNetwork {
     std::uint64_t token = 0;
     std::uint32_t route = 0;  // Route::id
   };
-  // A route in use and the flows on it in their bandwidth phase.
   static constexpr std::uint32_t kNoSlot = 0xFFFFFFFF;
 
-  struct RouteFlows {
-    std::uint32_t id = 0;  // Route::id
+  // A route in use and the flows on it in their bandwidth phase. What the solve reads and writes of
+  // every route in use comes first, in one cache line: a solve visits all of them, in no particular
+  // order of memory.
+  struct alignas(64) RouteFlows {
     std::uint32_t first_hop = 0;
     std::uint32_t hops = 0;
-    double weight = 1;  // 1 / route latency
-    double bound = 0;
+    std::int32_t flows = 0;
     bool bound_binds = true;
-    std::int64_t flows = 0;
-    double rate = 0;     // bytes/s of each of its flows
-    double moved = 0;    // bytes each flow of this route has moved since the route came into use
-    double updated = 0;  // time `moved` was computed at
     bool rated = false;  // `rate` is valid (from a solve, or provisional)
+    bool fixed = false;  // solve scratch
+    double weight = 1;   // 1 / route latency
+    double bound = 0;
+    double rate = 0;      // bytes/s of each of its flows
+    double moved = 0;     // bytes each flow of this route has moved since the route came into use
+    double updated = 0;   // time `moved` was computed at
+    double new_rate = 0;  // solve scratch
     // When its next flow ends (+inf: none), and the time of its event in the queue (+inf: none).
     // A solve that slows a route leaves its earlier event in; the event is moved to `due` when it
     // comes up (requeue), so a route slowed by several solves in a row is queued once, not once
     // per solve.
     double due = std::numeric_limits<double>::infinity();
     double queued = std::numeric_limits<double>::infinity();
+    std::uint32_t id = 0;         // Route::id
     std::uint32_t version = 0;    // bumped whenever its queued event is replaced or dropped
     std::int32_t active_at = -1;  // position in active_, or -1
-    // Solve scratch.
-    bool fixed = false;
-    double new_rate = 0;
     // (moved at which the flow ends, flow), a min-heap.
     std::vector<std::pair<double, std::uint32_t>> ending;
   };
+  static_assert(offsetof(RouteFlows, due) == 64, "the solve's fields fill the first cache line");
   enum class EventKind : std::uint8_t { activate, end_alone, route_next };
   struct Event {
     double time;
@@ -145,13 +148,21 @@ class FlowNetwork {
   std::int64_t solves_ = 0;
   double solved_at_ = -std::numeric_limits<double>::infinity();  // time of the last solve
 
-  // Per link, from the last solve.
-  std::vector<double> level_;  // saturation level (rate × latency), +inf if not saturated
-  std::vector<double> spare_;  // capacity not given to any flow
-  std::vector<double> weight_at_solve_;
-  // Solve scratch, per link.
-  std::vector<double> remaining_capacity_, weight_sum_;
-  std::vector<std::uint32_t> link_unfixed_, link_route_start_, link_route_end_;
+  // Per link, in one cache line: what the last solve left (read by flows joining between solves)
+  // and the solve's scratch. A solve touches every link in use several times; as separate arrays
+  // each touch was a cache miss per field.
+  struct alignas(64) Link {
+    double capacity = 0;
+    double level = 0;  // saturation level (rate × latency) at the last solve, +inf if not saturated
+    double spare = 0;  // capacity the last solve gave to no flow
+    double weight_at_solve = 0;
+    // Solve scratch.
+    double remaining_capacity = 0;
+    double weight_sum = 0;
+    std::uint32_t unfixed = 0;                     // routes crossing it not yet fixed
+    std::uint32_t route_start = 0, route_end = 0;  // its routes in link_routes_
+  };
+  std::vector<Link> links_;
   std::vector<std::uint32_t> link_routes_;  // routes by link (CSR)
   struct LinkLevel {
     double level;
