@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "workloads/counter_rng.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace a2a::sim::scale {
@@ -23,9 +25,25 @@ RouteTable::RouteTable(const BuiltPlatform& platform, double node_memory_bandwid
   if (!(min_latency_ < std::numeric_limits<double>::infinity())) min_latency_ = 0;
 }
 
-std::uint32_t RouteTable::link_index(const void* link, double bandwidth) {
-  auto [it, added] = link_ids_.emplace(link, static_cast<std::uint32_t>(capacity_.size()));
-  if (added) capacity_.push_back(bandwidth);
+std::size_t RouteTable::MixedHash::operator()(std::uint64_t key) const {
+  return workload_rng::mix64(key);
+}
+std::size_t RouteTable::MixedHash::operator()(const void* key) const {
+  return workload_rng::mix64(reinterpret_cast<std::uintptr_t>(key));
+}
+
+RouteTable::LinkInfo RouteTable::link_info(const sg4::Link* link) {
+  auto [it, added] = links_.try_emplace(link);
+  if (added) {
+    LinkInfo& info = it.value();
+    info.latency = link->get_latency();
+    info.bandwidth = link->get_bandwidth();
+    info.fatpipe = link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE;
+    if (!info.fatpipe) {
+      info.index = static_cast<std::uint32_t>(capacity_.size());
+      capacity_.push_back(info.bandwidth);
+    }
+  }
   return it->second;
 }
 
@@ -75,18 +93,19 @@ Route RouteTable::through(int src, int dst, int via) {
       static_cast<std::uint64_t>(via);
   auto found = by_detour_.find(key);
   if (found != by_detour_.end()) return routes_[found->second];
-  std::vector<sg4::Link*> to_via, from_via;
+  to_via_.clear();
+  from_via_.clear();
   double unused = 0;
   sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
-  platform_.hosts[static_cast<size_t>(src)]->route_to(middle, to_via, &unused);
-  middle->route_to(platform_.hosts[static_cast<size_t>(dst)], from_via, &unused);
+  platform_.hosts[static_cast<size_t>(src)]->route_to(middle, to_via_, &unused);
+  middle->route_to(platform_.hosts[static_cast<size_t>(dst)], from_via_, &unused);
   // Drop via's node links: the last hop into via and the first hop out of it.
-  std::vector<sg4::Link*> links(to_via.begin(), to_via.end() - 1);
-  links.insert(links.end(), from_via.begin() + 1, from_via.end());
+  to_via_.pop_back();
+  to_via_.insert(to_via_.end(), from_via_.begin() + 1, from_via_.end());
   double latency = 0;
-  for (const sg4::Link* link : links)
-    latency += link->get_latency();
-  Route route = make_route(links, latency);
+  for (const sg4::Link* link : to_via_)
+    latency += link_info(link).latency;
+  Route route = make_route(to_via_, latency);
   finish(route);
   by_detour_.emplace(key, route.id);
   return route;
@@ -107,10 +126,11 @@ Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latenc
   };
   add_injection(sender, true);
   for (const sg4::Link* link : links) {
-    route.bound = std::min(route.bound, link->get_bandwidth());
+    const LinkInfo info = link_info(link);
+    route.bound = std::min(route.bound, info.bandwidth);
     // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
-    hops_.push_back(link_index(link, link->get_bandwidth()));
+    if (info.fatpipe) continue;
+    hops_.push_back(info.index);
     ++route.hops;
   }
   add_injection(receiver, false);

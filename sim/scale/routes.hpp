@@ -7,6 +7,8 @@
 // flow model needs: the shared links it crosses (as dense indices), its latency and its rate bound.
 #pragma once
 
+#include <tsl/robin_map.h>
+
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -55,7 +57,15 @@ class RouteTable {
   const std::vector<Route>& interned() const { return routes_; }
 
  private:
-  std::uint32_t link_index(const void* link, double bandwidth);
+  // What a route needs of a SimGrid link, read from SimGrid once per link: adaptive routing builds
+  // a route per message (hundreds of thousands), and SimGrid's getters were 3 % of such a run.
+  struct LinkInfo {
+    double latency = 0;
+    double bandwidth = 0;
+    bool fatpipe = false;
+    std::uint32_t index = 0;  // dense, for shared links
+  };
+  LinkInfo link_info(const simgrid::s4u::Link* link);
   std::uint32_t memory_link(int node);
   std::uint32_t injection_link(int node, bool sending);
   // A route over `links` (fatpipes bound it, the others are its shared hops), not yet interned;
@@ -71,9 +81,18 @@ class RouteTable {
   double min_latency_ = 0;
   std::vector<std::uint32_t> hops_;
   std::vector<Route> routes_;
-  std::unordered_map<std::uint64_t, std::uint32_t> by_pair_;
-  std::unordered_map<std::uint64_t, std::uint32_t> by_detour_;  // (src, dst, via)
-  std::unordered_map<const void*, std::uint32_t> link_ids_;
+  // Open addressing with mixed keys: under adaptive routing every message looks up its minimal
+  // route and its detour (one per (src, dst, via), so nearly one new route per message) and every
+  // link of the detour, where std::unordered_map's nodes and prime modulus cost a miss and a
+  // division each.
+  struct MixedHash {
+    std::size_t operator()(std::uint64_t key) const;
+    std::size_t operator()(const void* key) const;
+  };
+  tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_pair_;
+  tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_detour_;  // (src, dst, via)
+  tsl::robin_map<const void*, LinkInfo, MixedHash> links_;
+  std::vector<simgrid::s4u::Link*> to_via_, from_via_;                // scratch of through()
   std::unordered_map<int, std::uint32_t> memory_links_;               // by node
   std::unordered_map<std::uint64_t, std::uint32_t> injection_links_;  // by (node, direction)
   std::vector<double> capacity_;
