@@ -531,6 +531,9 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   std::vector<int> runnable(static_cast<size_t>(P));
   for (int r = 0; r < P; ++r)
     runnable[static_cast<size_t>(r)] = r;
+  // Swapped with `runnable` each time round: both keep their memory (a run at P = 65,536 goes
+  // round about 650,000 times, a handful of ranks each).
+  std::vector<int> woken;
   while (!runnable.empty()) {
     batch.resume(runnable);
     for (const int r : runnable) {
@@ -539,7 +542,7 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
         throw Error(label + ": rank " + std::to_string(r) + ": " + state.error);
     }
     fibers.release_finished_prefix();
-    std::vector<int> woken;
+    woken.clear();
     const double earliest = loop.collect_posts(runnable, woken);
     runnable.swap(woken);
     loop.advance(lookahead, runnable, earliest);
