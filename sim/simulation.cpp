@@ -65,7 +65,8 @@ BufferBytes count_buffer_bytes(const Workload& workload) {
   }
   if (P > kMaxSummedRanks) return {};
   // A rank's sends are its row, its receives its column: each one run sum (Workload::run_count,
-  // vectorised for the random workloads: 4x faster than summing block by block at P = 16,384).
+  // vectorised for the random workloads; block by block, P² calls of count() were 18 % of a
+  // scale-engine run at P = 16,384: docs/performance.md, stop 32).
   for (int rank = 0; rank < P; ++rank) {
     out.send[static_cast<size_t>(rank)] = workload.run_count(rank, 0, 0, 1, P) * element;
     out.receive[static_cast<size_t>(rank)] = workload.run_count(0, rank, 1, 0, P) * element;

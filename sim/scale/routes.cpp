@@ -102,21 +102,18 @@ Route RouteTable::through(int src, int dst, int via) {
   // Drop via's node links: the last hop into via and the first hop out of it.
   to_via_.pop_back();
   to_via_.insert(to_via_.end(), from_via_.begin() + 1, from_via_.end());
-  double latency = 0;
-  for (const sg4::Link* link : to_via_)
-    latency += link_info(link).latency;
-  Route route = make_route(to_via_, latency);
+  Route route = make_route(to_via_, std::nullopt);
   finish(route);
   by_detour_.emplace(key, route.id);
   return route;
 }
 
-Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latency, int sender,
-                             int receiver) {
+Route RouteTable::make_route(const std::vector<sg4::Link*>& links, std::optional<double> latency,
+                             int sender, int receiver) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
   route.first = static_cast<std::uint32_t>(hops_.size());
-  route.latency = latency;
+  route.latency = latency.value_or(0);
   route.bound = std::numeric_limits<double>::infinity();
   auto add_injection = [&](int node, bool sending) {
     if (node < 0) return;
@@ -125,8 +122,10 @@ Route RouteTable::make_route(const std::vector<sg4::Link*>& links, double latenc
     ++route.hops;
   };
   add_injection(sender, true);
+  const bool sum_latency = !latency;
   for (const sg4::Link* link : links) {
     const LinkInfo info = link_info(link);
+    if (sum_latency) route.latency += info.latency;
     route.bound = std::min(route.bound, info.bandwidth);
     // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.
     if (info.fatpipe) continue;

@@ -10,6 +10,7 @@
 #include <tsl/robin_map.h>
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -70,9 +71,10 @@ class RouteTable {
   std::uint32_t injection_link(int node, bool sending);
   // A route over `links` (fatpipes bound it, the others are its shared hops), not yet interned;
   // finish() adds its bound and interns it. `sender` and `receiver` >= 0: the nodes whose
-  // injection links (added by the table) begin and end it.
-  Route make_route(const std::vector<simgrid::s4u::Link*>& links, double latency, int sender = -1,
-                   int receiver = -1);
+  // injection links (added by the table) begin and end it. Without `latency`, the links'
+  // latencies summed in route order (where the caller has none from SimGrid).
+  Route make_route(const std::vector<simgrid::s4u::Link*>& links, std::optional<double> latency,
+                   int sender = -1, int receiver = -1);
   void finish(Route& route);
 
   const BuiltPlatform& platform_;
