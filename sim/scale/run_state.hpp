@@ -7,8 +7,9 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include <tsl/robin_map.h>
 
 #include "algorithms/comm.hpp"
 #include "algorithms/registry.hpp"
@@ -25,13 +26,15 @@ enum class Kind : std::uint8_t { data = 0, sizes = 1, values = 2, collective = 3
 
 // A request of a rank: posted, then done at `done_at` (simulated seconds). 16 bytes: a linear
 // exchange holds 2 (P - 1) of them per rank at once. What few requests need (an unpack time,
-// where values go) is kept beside them in RankState, by slot.
+// where values go) is kept beside them in RankState, by slot, and `extras` says a slot has some,
+// so that finishing the others looks nothing up.
 struct Slot {
   double done_at = 0;
   int peer = 0;
-  bool busy = false;
-  bool done = false;
-  bool receive = false;
+  bool busy : 1 = false;
+  bool done : 1 = false;
+  bool receive : 1 = false;
+  bool extras : 1 = false;
   Kind kind = Kind::data;
 };
 static_assert(sizeof(Slot) == 16);
@@ -63,8 +66,10 @@ struct RankState {
   // By slot, only for the requests that need it: a received packed message's CPU time to unpack
   // it (set when it arrives, spent when waited for), and where an irecv_values or allreduce
   // receive puts its values.
-  std::unordered_map<int, double> unpack_seconds;
-  std::unordered_map<int, std::span<std::int64_t>> value_outs;
+  // Open addressing: a packed Bruck message's receive inserts and erases one entry per round,
+  // which std::unordered_map paid with an allocation each.
+  tsl::robin_map<int, double> unpack_seconds;
+  tsl::robin_map<int, std::span<std::int64_t>> value_outs;
   // What the rank is suspended for. The event loop wakes it when that slot is done, or, for
   // kAllSlots, when the last slot in flight is. Described in words only if the run deadlocks
   // (describe_wait): formatting it on every wait cost a string per rank and round.

@@ -225,7 +225,7 @@ Request ScaleComm::isend_values(int peer, std::span<const std::int64_t> values) 
 
 Request ScaleComm::irecv_values(int peer, std::span<std::int64_t> out) {
   const Request request = post(message(true, Kind::values, peer, static_cast<Bytes>(out.size())));
-  state_.value_outs.insert_or_assign(request.id, out);
+  expect_values(request, out);
   return request;
 }
 
@@ -262,16 +262,20 @@ void ScaleComm::finish_slot(int id) {
 }
 
 double ScaleComm::take_extras(int id) {
+  if (!state_.slots[static_cast<size_t>(id)].extras) return 0;
   double unpack = 0;
-  if (!state_.unpack_seconds.empty()) {
-    const auto found = state_.unpack_seconds.find(id);
-    if (found != state_.unpack_seconds.end()) {
-      unpack = found->second;
-      state_.unpack_seconds.erase(found);
-    }
+  const auto found = state_.unpack_seconds.find(id);
+  if (found != state_.unpack_seconds.end()) {
+    unpack = found->second;
+    state_.unpack_seconds.erase(found);
   }
-  if (!state_.value_outs.empty()) state_.value_outs.erase(id);
+  state_.value_outs.erase(id);
   return unpack;
+}
+
+void ScaleComm::expect_values(Request request, std::span<std::int64_t> out) {
+  state_.value_outs.insert_or_assign(request.id, out);
+  state_.slots[static_cast<size_t>(request.id)].extras = true;
 }
 
 void ScaleComm::wait_all() {
@@ -345,7 +349,7 @@ Bytes ScaleComm::allreduce_max(Bytes value) {
     const Request sent = post_values(message(false, Kind::collective, to, 1),
                                      std::span<const std::int64_t>(&value, 1));
     const Request received = post(message(true, Kind::collective, from, 1));
-    state_.value_outs.insert_or_assign(received.id, std::span<std::int64_t>(&incoming, 1));
+    expect_values(received, std::span<std::int64_t>(&incoming, 1));
     wait_slot(received.id, RankState::Waiting::allreduce);
     value = std::max(value, incoming);
     wait_slot(sent.id, RankState::Waiting::request);

@@ -83,6 +83,8 @@ class ScaleComm final : public Comm {
   void finish_slot(int id);
   // Forgets what slot `id` kept beside it in RankState; returns its unpack time (0 if none).
   double take_extras(int id);
+  // Where the values a receive gets go, kept beside its slot until it is done.
+  void expect_values(Request request, std::span<std::int64_t> out);
   void check_peer(int peer) const;
   bool traced() const { return rank_ < run_.trace_ranks; }
 

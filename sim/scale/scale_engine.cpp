@@ -399,8 +399,9 @@ class EventLoop {
       values_.release(t.values);
     }
     if (t.packed) {
-      receiver.unpack_seconds[t.receive.slot] =
-          static_cast<double>(wire_bytes(t)) / run_.platform->pack_bandwidth;
+      receiver.unpack_seconds.insert_or_assign(
+          t.receive.slot, static_cast<double>(wire_bytes(t)) / run_.platform->pack_bandwidth);
+      receiver.slots[static_cast<size_t>(t.receive.slot)].extras = true;
     }
   }
 
