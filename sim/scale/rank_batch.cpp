@@ -7,12 +7,12 @@ namespace a2a::sim::scale {
 
 namespace {
 // A batch runs on the calling thread unless its expected work (its ranks times the measured time
-// per resume) reaches this much: waking the workers, and the event loop then reading posts from
-// another core's cache, cost more than cheap ranks' work (two threads on every batch of 64 ranks
-// ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md). A resume that sums the
-// sizes of a large Bruck message takes tens of microseconds, so a batch of a few such ranks is
-// worth sharing.
-constexpr double kParallelSeconds = 100e-6;
+// per resume) reaches this much: handing ranks to a worker, and the event loop then reading their
+// posts from another core's cache, cost more than cheap ranks' work (two threads on every batch of
+// 64 ranks ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md). A resume that
+// sums the sizes of a large Bruck message takes microseconds, so a batch of two such ranks is
+// worth sharing with a spinning worker (a sleeping one took tens of microseconds to wake).
+constexpr double kParallelSeconds = 8e-6;
 // Batches this large run on every thread whatever the estimate says.
 constexpr std::size_t kParallelBatch = 2048;
 // Threads take up to this many consecutive ranks at a time. One at a time, they alternated between
@@ -24,6 +24,15 @@ constexpr std::size_t kChunk = 32;
 constexpr std::size_t kPrefetchAhead = 2;
 // How fast the estimate of a resume's time follows the latest batch (an exponential average).
 constexpr double kEstimateWeight = 1.0 / 8;
+// How long a worker spins for the next batch before it sleeps: longer than the event loop usually
+// takes between two batches, short enough that a run with nothing to share leaves the core idle.
+constexpr auto kSpinFor = std::chrono::microseconds(200);
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 }  // namespace
 
 RankBatch::RankBatch(RankFibers& fibers, int threads) : fibers_(fibers) {
@@ -33,10 +42,8 @@ RankBatch::RankBatch(RankFibers& fibers, int threads) : fibers_(fibers) {
 }
 
 RankBatch::~RankBatch() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
+  stop_ = true;
+  { std::lock_guard lock(mutex_); }
   start_.notify_all();
   for (std::thread& worker : workers_)
     worker.join();
@@ -59,21 +66,30 @@ void RankBatch::work() {
   }
 }
 
+bool RankBatch::await_batch(std::size_t seen) {
+  const auto published = [&] { return stop_ || generation_ != seen; };
+  const auto give_up = std::chrono::steady_clock::now() + kSpinFor;
+  for (int spins = 0; !published(); ++spins) {
+    cpu_relax();
+    if (spins % 256 == 255 && std::chrono::steady_clock::now() > give_up) {
+      // sleepers_ is raised before the last look at generation_, and share() bumps generation_
+      // before it reads sleepers_ (both sequentially consistent): either this worker sees the
+      // batch, or share() sees it asleep and wakes it, under the mutex.
+      std::unique_lock lock(mutex_);
+      ++sleepers_;
+      start_.wait(lock, published);
+      --sleepers_;
+    }
+  }
+  return !stop_;
+}
+
 void RankBatch::worker_loop() {
   std::size_t seen = 0;
-  for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-    }
+  while (await_batch(seen)) {
+    seen = generation_;
     work();
-    {
-      std::lock_guard lock(mutex_);
-      --busy_;
-    }
-    done_.notify_one();
+    --busy_;
   }
 }
 
@@ -104,19 +120,24 @@ bool RankBatch::worth_sharing(std::size_t ranks) const {
 
 void RankBatch::share(const std::vector<int>& ranks) {
   const std::size_t threads = workers_.size() + 1;
-  {
-    std::lock_guard lock(mutex_);
-    batch_ = &ranks;
-    chunk_ = std::clamp<std::size_t>(ranks.size() / (2 * threads), 1, kChunk);
-    next_ = 0;
-    busy_ = static_cast<int>(workers_.size());
-    ++generation_;
+  batch_ = &ranks;
+  chunk_ = std::clamp<std::size_t>(ranks.size() / (2 * threads), 1, kChunk);
+  next_ = 0;
+  busy_ = static_cast<int>(workers_.size());
+  ++generation_;  // publishes the batch: the fields above happen before a worker sees it
+  if (sleepers_ > 0) {
+    { std::lock_guard lock(mutex_); }
+    start_.notify_all();
   }
-  start_.notify_all();
   work();
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return busy_ == 0; });
+  // Workers finish their last chunks; one the system has descheduled gets the core back sooner
+  // if this thread yields now and then.
+  for (int spins = 1; busy_ > 0; ++spins) {
+    cpu_relax();
+    if (spins % 1024 == 0) std::this_thread::yield();
+  }
   batch_ = nullptr;
+  std::lock_guard lock(mutex_);
   if (error_) {
     std::exception_ptr error = error_;
     error_ = nullptr;

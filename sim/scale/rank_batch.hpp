@@ -1,5 +1,8 @@
 // Runs a batch of ranks' fibers until each suspends or returns, on several threads when the batch's
-// expected work (its size times the measured time of a resume) pays for the hand-off. Rank code
+// expected work (its size times the measured time of a resume) pays for the hand-off. Workers
+// wait for the next batch spinning for a while, then asleep: a hand-off to a spinning worker
+// costs a cache line, so batches of a few ranks (most of them in a many-rank Bruck round) can be
+// shared too. Rank code
 // touches only its own state (run_state.hpp), so ranks of one batch may run in any order and on any
 // thread; the event loop reads their posts afterwards in the batch's order, so results do not
 // depend on the thread count.
@@ -32,18 +35,22 @@ class RankBatch {
   void share(const std::vector<int>& ranks);
   void work();
   void worker_loop();
+  // Until the next batch is published (true) or the batch is being torn down (false): spinning
+  // first, then asleep on `start_`.
+  bool await_batch(std::size_t seen);
 
   RankFibers& fibers_;
   std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable start_, done_;
+  std::mutex mutex_;  // guards error_ and the sleep on start_
+  std::condition_variable start_;
   const std::vector<int>* batch_ = nullptr;
   std::atomic<std::size_t> next_{0};
   std::size_t chunk_ = 1;
-  double seconds_per_resume_ = 0;  // estimated, from the batches run so far
-  std::size_t generation_ = 0;
-  int busy_ = 0;
-  bool stop_ = false;
+  double seconds_per_resume_ = 0;           // estimated, from the batches run so far
+  std::atomic<std::size_t> generation_{0};  // bumped to publish a batch
+  std::atomic<int> busy_{0};                // workers still on the current batch
+  std::atomic<int> sleepers_{0};            // workers asleep on start_
+  std::atomic<bool> stop_{false};
   std::exception_ptr error_;
 };
 

@@ -1,10 +1,13 @@
 // The scale engine's rank fibers (sim/scale/fibers.hpp) and batches (sim/scale/rank_batch.hpp):
 // a rank that overflows its stack is reported by name, and a batch resumes every rank exactly once
-// per call, in order on one thread, whatever it prefetches ahead.
+// per call, in order on one thread, whatever it prefetches ahead, and on two threads whether the
+// worker was spinning or asleep when the batch came.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/errors.hpp"
@@ -73,6 +76,45 @@ TEST_CASE("a batch resumes each rank once per call, in order on one thread") {
   CHECK(order == expected);
   for (const int r : ranks)
     CHECK(fibers.finished(r));
+}
+
+TEST_CASE("two threads resume each rank of a batch exactly once, after a spin or a sleep") {
+  constexpr int kRanks = 3000;
+  constexpr int kRounds = 12;
+  // Each resume works a few microseconds, so that even batches of two are worth sharing.
+  std::vector<int> resumed(kRanks, 0);
+  std::vector<std::thread::id> ran_on(kRanks);
+  RankFibers* self = nullptr;
+  RankFibers fibers(kRanks, kStack, [&](int rank) {
+    for (int round = 0; round < kRounds; ++round) {
+      ++resumed[static_cast<std::size_t>(rank)];
+      ran_on[static_cast<std::size_t>(rank)] = std::this_thread::get_id();
+      volatile double spin = 0;
+      for (int i = 0; i < 4000; ++i)
+        spin = spin + 1.0;
+      self->suspend(rank);
+    }
+  });
+  self = &fibers;
+  RankBatch batch(fibers, 2);
+  bool worker_ran = false;
+  // Batch sizes from all ranks down to two, some after a pause long enough for the worker to sleep.
+  const std::vector<int> sizes = {kRanks, 2, 3, 5, 64, 2, 700, 2, 9, kRanks, 4, 2};
+  for (int round = 0; round < kRounds; ++round) {
+    if (round % 3 == 2) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const int size = sizes[static_cast<std::size_t>(round)];
+    std::vector<int> ranks;
+    for (int r = 0; r < kRanks && static_cast<int>(ranks.size()) < size; r += kRanks / size)
+      ranks.push_back(r);
+    std::vector<int> expected = resumed;
+    for (const int r : ranks)
+      ++expected[static_cast<std::size_t>(r)];
+    batch.resume(ranks);
+    CHECK(resumed == expected);
+    for (const int r : ranks)
+      worker_ran = worker_ran || ran_on[static_cast<std::size_t>(r)] != std::this_thread::get_id();
+  }
+  CHECK(worker_ran);
 }
 
 }  // namespace a2a::sim::scale
