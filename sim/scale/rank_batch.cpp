@@ -11,7 +11,7 @@ namespace {
 // posts from another core's cache, cost more than cheap ranks' work (two threads on every batch of
 // 64 ranks ran parlogna r=128 at P = 16,384 slower than one; docs/performance.md). A resume that
 // sums the sizes of a large Bruck message takes microseconds, so a batch of two such ranks is
-// worth sharing with a spinning worker (a sleeping one took tens of microseconds to wake).
+// worth sharing with a spinning worker (a sleeping one has to be woken by the kernel first).
 constexpr double kParallelSeconds = 8e-6;
 // Batches this large run on every thread whatever the estimate says.
 constexpr std::size_t kParallelBatch = 2048;
