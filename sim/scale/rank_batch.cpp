@@ -13,6 +13,8 @@ namespace {
 // sums the sizes of a large Bruck message takes microseconds, so a batch of two such ranks is
 // worth sharing with a spinning worker (a sleeping one has to be woken by the kernel first).
 constexpr double kParallelSeconds = 8e-6;
+// The same while workers sleep between batches (below): waking one costs a system call.
+constexpr double kParallelSecondsAsleep = 100e-6;
 // Batches this large run on every thread whatever the estimate says.
 constexpr std::size_t kParallelBatch = 2048;
 // Threads take up to this many consecutive ranks at a time. One at a time, they alternated between
@@ -27,6 +29,15 @@ constexpr double kEstimateWeight = 1.0 / 8;
 // How long a worker spins for the next batch before it sleeps: longer than the event loop usually
 // takes between two batches, short enough that a run with nothing to share leaves the core idle.
 constexpr auto kSpinFor = std::chrono::microseconds(200);
+// Spinning pays only while every thread has a core of its own. On a machine busy with other work
+// (two busy processes beside a 2-thread run made it 1.6x slower than sleeping workers), a spinning
+// worker takes a core from whoever needs it, and a worker the system has descheduled holds up
+// the batch. A batch whose workers finish more than kLate after the calling thread (and after
+// twice a chunk's expected work) is late; when late batches exceed kLateShare of the recent ones,
+// workers sleep between batches, and spinning is tried again kRetryAfter later.
+constexpr auto kLate = std::chrono::microseconds(50);
+constexpr double kLateShare = 0.25;
+constexpr auto kRetryAfter = std::chrono::milliseconds(200);
 
 void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -71,7 +82,7 @@ bool RankBatch::await_batch(std::size_t seen) {
   const auto give_up = std::chrono::steady_clock::now() + kSpinFor;
   for (int spins = 0; !published(); ++spins) {
     cpu_relax();
-    if (spins % 256 == 255 && std::chrono::steady_clock::now() > give_up) {
+    if (!spinning_ || (spins % 256 == 255 && std::chrono::steady_clock::now() > give_up)) {
       // sleepers_ is raised before the last look at generation_, and share() bumps generation_
       // before it reads sleepers_ (both sequentially consistent): either this worker sees the
       // batch, or share() sees it asleep and wakes it, under the mutex.
@@ -95,6 +106,10 @@ void RankBatch::worker_loop() {
 
 void RankBatch::resume(const std::vector<int>& ranks) {
   const auto start = std::chrono::steady_clock::now();
+  if (!spinning_ && start - asleep_since_ > kRetryAfter) {
+    spinning_ = true;
+    late_share_ = 0;
+  }
   const bool parallel = worth_sharing(ranks.size());
   if (parallel) {
     share(ranks);
@@ -114,8 +129,8 @@ void RankBatch::resume(const std::vector<int>& ranks) {
 
 bool RankBatch::worth_sharing(std::size_t ranks) const {
   if (workers_.empty() || ranks < 2) return false;
-  return ranks >= kParallelBatch ||
-         static_cast<double>(ranks) * seconds_per_resume_ >= kParallelSeconds;
+  const double threshold = spinning_ ? kParallelSeconds : kParallelSecondsAsleep;
+  return ranks >= kParallelBatch || static_cast<double>(ranks) * seconds_per_resume_ >= threshold;
 }
 
 void RankBatch::share(const std::vector<int>& ranks) {
@@ -130,6 +145,7 @@ void RankBatch::share(const std::vector<int>& ranks) {
     start_.notify_all();
   }
   work();
+  const auto mine_done = std::chrono::steady_clock::now();
   // Workers finish their last chunks; one the system has descheduled gets the core back sooner
   // if this thread yields now and then.
   for (int spins = 1; busy_ > 0; ++spins) {
@@ -137,11 +153,23 @@ void RankBatch::share(const std::vector<int>& ranks) {
     if (spins % 1024 == 0) std::this_thread::yield();
   }
   batch_ = nullptr;
+  note_lateness(std::chrono::steady_clock::now() - mine_done);
   std::lock_guard lock(mutex_);
   if (error_) {
     std::exception_ptr error = error_;
     error_ = nullptr;
     std::rethrow_exception(error);
+  }
+}
+
+void RankBatch::note_lateness(std::chrono::steady_clock::duration waited) {
+  const auto chunk_work =
+      std::chrono::duration<double>(2 * seconds_per_resume_ * static_cast<double>(chunk_));
+  const bool late = waited > kLate && waited > chunk_work;
+  late_share_ += kEstimateWeight * ((late ? 1.0 : 0.0) - late_share_);
+  if (spinning_ && late_share_ > kLateShare) {
+    spinning_ = false;
+    asleep_since_ = std::chrono::steady_clock::now();
   }
 }
 

@@ -2,13 +2,14 @@
 // expected work (its size times the measured time of a resume) pays for the hand-off. Workers
 // wait for the next batch spinning for a while, then asleep: a hand-off to a spinning worker
 // costs a cache line, so batches of a few ranks (most of them in a many-rank Bruck round) can be
-// shared too. Rank code
-// touches only its own state (run_state.hpp), so ranks of one batch may run in any order and on any
-// thread; the event loop reads their posts afterwards in the batch's order, so results do not
-// depend on the thread count.
+// shared too. On a machine busy with other work, where spinning hurts, they sleep at once. Rank
+// code touches only its own state (run_state.hpp), so ranks of one batch may run in any order and
+// on any thread; the event loop reads their posts afterwards in the batch's order, so results do
+// not depend on the thread count.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -38,6 +39,9 @@ class RankBatch {
   // Until the next batch is published (true) or the batch is being torn down (false): spinning
   // first, then asleep on `start_`.
   bool await_batch(std::size_t seen);
+  // After a shared batch: how long the calling thread waited for the workers once its own part was
+  // done. Decides whether workers spin between batches.
+  void note_lateness(std::chrono::steady_clock::duration waited);
 
   RankFibers& fibers_;
   std::vector<std::thread> workers_;
@@ -51,6 +55,9 @@ class RankBatch {
   std::atomic<int> busy_{0};                // workers still on the current batch
   std::atomic<int> sleepers_{0};            // workers asleep on start_
   std::atomic<bool> stop_{false};
+  std::atomic<bool> spinning_{true};  // workers spin between batches (else they sleep at once)
+  double late_share_ = 0;             // of recent shared batches, those whose workers were late
+  std::chrono::steady_clock::time_point asleep_since_;  // when spinning_ last went false
   std::exception_ptr error_;
 };
 
