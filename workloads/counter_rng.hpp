@@ -58,6 +58,12 @@ std::int64_t sum_below_or_equal(std::span<const std::uint64_t> rows, std::int64_
                                 std::int64_t src_step, std::int64_t dst, std::int64_t dst_step,
                                 std::int64_t n, std::int64_t bound);
 
+// out[k] += below_or_equal(draw_in_row(row, dst + k·dst_step), bound) for k < n, modulo 2^32
+// (exact when every out[k] stays below 2^32): a row's draws added into running sums, one per
+// column. bound + 1 < 2^32; the destinations stay in [0, 2^31). counter_sums.cpp; vectorised.
+void add_draws(std::uint64_t row, std::int64_t dst, std::int64_t dst_step, std::int64_t n,
+               std::int64_t bound, std::uint32_t* out);
+
 // True with probability `probability` in [0, 1]: the word's top 53 bits against probability·2^53
 // (an exact product for a double; probability 1 is always true, 0 never).
 constexpr bool bernoulli(std::uint64_t word, double probability) {

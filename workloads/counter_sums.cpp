@@ -54,7 +54,19 @@ A2A_VECTOR_CLONES std::uint64_t strided_rows_sum(const std::uint64_t* rows, std:
   return total;
 }
 
+A2A_VECTOR_CLONES void add_draws_small(std::uint64_t row, std::uint64_t dst, std::uint64_t dst_step,
+                                       std::int64_t n, std::uint32_t b, std::uint32_t* out) {
+  for (std::int64_t k = 0; k < n; ++k, dst += dst_step)
+    out[k] += static_cast<std::uint32_t>(scale_small(draw_in_row(row, dst), b));
+}
+
 }  // namespace
+
+void add_draws(std::uint64_t row, std::int64_t dst, std::int64_t dst_step, std::int64_t n,
+               std::int64_t bound, std::uint32_t* out) {
+  add_draws_small(row, static_cast<std::uint64_t>(dst), static_cast<std::uint64_t>(dst_step), n,
+                  static_cast<std::uint32_t>(bound + 1), out);
+}
 
 std::int64_t sum_below_or_equal(std::span<const std::uint64_t> rows, std::int64_t src,
                                 std::int64_t src_step, std::int64_t dst, std::int64_t dst_step,

@@ -22,7 +22,9 @@
 
 #include "algorithms/digits.hpp"
 
+#include "workloads/column_prefix_sums.hpp"
 #include "workloads/counter_rng.hpp"
+#include "workloads/distance_residue_sums.hpp"
 #include "workloads/workload_family.hpp"
 
 namespace a2a::workload_detail {
@@ -57,7 +59,10 @@ class Uniform final : public FlaggedWorkload {
       : FlaggedWorkload(ranks, elem, std::move(spec), flags_if(ranks == 1 || top == 0)),
         key_(stream_key(seed, kUniformStream)),
         top_(top),
-        rows_(row_keys(key_, ranks)) {}
+        rows_(row_keys(key_, ranks)),
+        by_distance_up_(rows_, top, +1),
+        by_distance_down_(rows_, top, -1),
+        columns_(rows_, top) {}
   // The hottest call of large simulations: the source's half of the draw is mixed once, here.
   std::int64_t count(int src, int dst) const override {
     return below_or_equal(
@@ -71,10 +76,14 @@ class Uniform final : public FlaggedWorkload {
     // A step above P/2 is taken backwards: Bruck rows step down by r^(x+1).
     const std::int64_t ss = src_step > P / 2 ? src_step - P : src_step;
     const std::int64_t ds = dst_step > P / 2 ? dst_step - P : dst_step;
+    if (ss == 0) {  // a row: a Bruck round's is a whole residue class of the distance
+      const auto& cache = ds > 0 ? by_distance_up_ : by_distance_down_;
+      if (const auto sum = cache.whole_class(src, dst, ds, n)) return *sum;
+    }
     std::int64_t s = src, d = dst, total = 0;
     while (n > 0) {
       const std::int64_t stretch = std::min({n, steps_inside(s, ss, P), steps_inside(d, ds, P)});
-      total += workload_rng::sum_below_or_equal(rows_, s, ss, d, ds, stretch, top_);
+      total += stretch_count(s, d, ss, ds, stretch);
       n -= stretch;
       s = mod(s + stretch * ss, P);
       d = mod(d + stretch * ds, P);
@@ -92,8 +101,20 @@ class Uniform final : public FlaggedWorkload {
     }
     return largest;
   }
+  std::int64_t cache_bytes() const override {
+    return by_distance_up_.bytes() + by_distance_down_.bytes() + columns_.bytes();
+  }
 
  private:
+  // A straight stretch of a run: a long one down a column from the column's cached sums.
+  std::int64_t stretch_count(std::int64_t s, std::int64_t d, std::int64_t ss, std::int64_t ds,
+                             std::int64_t n) const {
+    if (ds == 0 && (ss == 1 || ss == -1)) {
+      if (const auto sum = columns_.run(ss > 0 ? s : s - (n - 1), d, n)) return *sum;
+    }
+    return workload_rng::sum_below_or_equal(rows_, s, ss, d, ds, n, top_);
+  }
+
   // row_key(key, s) for every source s: a run down a column of the matrix (the Bruck rounds'
   // runs step through sources) reads each source's key instead of mixing it once per block
   // (8 bytes per rank: 8 MiB at P = 2^20).
@@ -107,6 +128,9 @@ class Uniform final : public FlaggedWorkload {
   std::uint64_t key_;
   std::int64_t top_;  // floor(max / elem)
   std::vector<std::uint64_t> rows_;
+  // Row sums by residue class of dst − src (basic Bruck) and of src − dst (modified Bruck).
+  workload_rng::DistanceResidueSums by_distance_up_, by_distance_down_;
+  workload_rng::ColumnPrefixSums columns_;  // Bruck's late rounds: runs down a column
 };
 
 std::unique_ptr<Workload> make_uniform(OptionReader& options, int ranks) {

@@ -23,6 +23,8 @@ class Workload {
                                  std::int64_t n) const;
   // The largest count(src, d) over every d: a rank's largest send block.
   virtual std::int64_t row_max(int src) const;
+  // The most memory the workload's caches of run sums can take (allocated as runs ask for them).
+  virtual std::int64_t cache_bytes() const { return 0; }
   // Bytes per element (the exchange's extent).
   std::int64_t element_bytes() const { return element_bytes_; }
   // True when every block has the same count (an MPI_Alltoall).

@@ -4,6 +4,7 @@
 
 #include "algorithms/text_table.hpp"
 #include "sim/simgrid/memory_model.hpp"
+#include "workloads/workload.hpp"
 
 namespace a2a::sim {
 
@@ -30,6 +31,14 @@ constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, 
 constexpr std::int64_t kPerMessage = 128;
 constexpr std::int64_t kPerNodePair = 96;   // an interned route and its hops
 constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
+// Plus what the workload's run-sum caches can take (Workload::cache_bytes: up to 1.3 GiB for
+// uniform blocks at P = 131,072), charged in full whether or not the algorithms read them.
+
+// The workload's caches of run sums (a Bruck round's rows, workloads/distance_residue_sums.hpp).
+std::string workload_caches(const Workload& workload) {
+  const std::int64_t bytes = workload.cache_bytes();
+  return bytes > 0 ? " + workload's run sums " + human_bytes(bytes) : "";
+}
 
 }  // namespace
 
@@ -57,12 +66,13 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
   MemoryEstimate estimate;
   estimate.bytes = kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair +
-                   nodes * kPerNode + platform;
+                   nodes * kPerNode + platform + run.workload.cache_bytes();
   estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
                   std::to_string(messages) + " messages in flight (" + busiest + ") x " +
                   human_bytes(kPerMessage) + " + " + std::to_string(node_pairs) + " routes x " +
                   human_bytes(kPerNodePair) + " + platform " + human_bytes(platform) + " + base " +
-                  human_bytes(kBase) + undeclared_footprints(run.planned);
+                  human_bytes(kBase) + workload_caches(run.workload) +
+                  undeclared_footprints(run.planned);
   return estimate;
 }
 

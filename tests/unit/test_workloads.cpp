@@ -9,10 +9,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/errors.hpp"
+#include "workloads/column_prefix_sums.hpp"
 #include "workloads/counter_rng.hpp"
+#include "workloads/distance_residue_sums.hpp"
 #include "workloads/powerlaw.hpp"
 #include "workloads/workload.hpp"
 
@@ -443,6 +446,131 @@ TEST_CASE("workload run sums and row maxima equal the block-by-block ones, every
       }
     }
   }
+}
+
+namespace run_caches {
+
+std::vector<std::uint64_t> row_keys(int P) {
+  std::vector<std::uint64_t> rows(static_cast<size_t>(P));
+  for (int s = 0; s < P; ++s)
+    rows[static_cast<size_t>(s)] =
+        a2a::workload_rng::row_key(0x5EED, static_cast<std::uint64_t>(s));
+  return rows;
+}
+
+std::int64_t drawn(const std::vector<std::uint64_t>& rows, std::int64_t src, std::int64_t dst,
+                   std::int64_t bound) {
+  return a2a::workload_rng::below_or_equal(
+      a2a::workload_rng::draw_in_row(rows[static_cast<size_t>(src)],
+                                     static_cast<std::uint64_t>(dst)),
+      bound);
+}
+
+}  // namespace run_caches
+
+TEST_CASE("workload run caches: a residue class of the distance sums to its draws, both ways") {
+  using a2a::workload_rng::DistanceResidueSums;
+  for (const int P : {2, 3, 5, 16, 29, 64, 100, 257}) {
+    const auto rows = run_caches::row_keys(P);
+    for (const std::int64_t bound : {0, 7, 128}) {
+      for (const int sign : {1, -1}) {
+        CAPTURE(P);
+        CAPTURE(bound);
+        CAPTURE(sign);
+        const DistanceResidueSums sums(rows, bound, sign);
+        const std::int64_t M = sums.largest_modulus();
+        REQUIRE(M >= 2);  // every P here has a cache, so the lookups below are exercised
+        CHECK(M * M <= 4 * P);
+        for (int src = 0; src < P; ++src) {
+          for (std::int64_t m = 2; m <= M; m *= 2) {
+            for (std::int64_t c = 0; c < m; ++c) {
+              const std::int64_t n = (P - 1 - c) / m + 1;
+              const std::int64_t dst = ((src + sign * c) % P + P) % P;
+              std::int64_t expected = 0;
+              for (std::int64_t k = 0; k < n; ++k)
+                expected += run_caches::drawn(rows, src, ((dst + sign * k * m) % P + P) % P, bound);
+              const auto got = sums.whole_class(src, dst, sign * m, n);
+              REQUIRE(got.has_value());
+              CHECK(*got == expected);
+              // Not a whole class: a run one block short, the other direction, or another step.
+              CHECK_FALSE(sums.whole_class(src, dst, sign * m, n - 1).has_value());
+              CHECK_FALSE(sums.whole_class(src, dst, -sign * m, n).has_value());
+              if (m > 2) CHECK_FALSE(sums.whole_class(src, dst, sign * (m - 1), n).has_value());
+            }
+          }
+          // A run starting beyond the class's smallest distance is not a whole class either.
+          if (P > 2 * M) {
+            const std::int64_t dst = ((src + sign * M) % P + P) % P;
+            CHECK_FALSE(sums.whole_class(src, dst, sign * M, (P - 1 - M) / M + 1).has_value());
+          }
+        }
+      }
+    }
+  }
+  // Sums that could pass 32 bits are not cached.
+  const auto rows = run_caches::row_keys(64);
+  CHECK(DistanceResidueSums(rows, std::int64_t{1} << 26, 1).largest_modulus() == 0);
+  CHECK(DistanceResidueSums(rows, (std::int64_t{1} << 26) - 2, 1).largest_modulus() == 16);
+}
+
+TEST_CASE("workload run caches: a long run down a column sums to its draws") {
+  using a2a::workload_rng::ColumnPrefixSums;
+  for (const int P : {256, 300, 1000}) {
+    const auto rows = run_caches::row_keys(P);
+    for (const std::int64_t bound : {0, 128}) {
+      CAPTURE(P);
+      CAPTURE(bound);
+      const ColumnPrefixSums columns(rows, bound);
+      REQUIRE(columns.block() == 64);
+      for (int dst = 0; dst < P; dst += 7) {
+        for (int src = 0; src < P; src += 13) {
+          for (const std::int64_t n :
+               {std::int64_t{127}, std::int64_t{128}, std::int64_t{200}, std::int64_t{P - src}}) {
+            if (src + n > P) continue;
+            std::int64_t expected = 0;
+            for (std::int64_t k = 0; k < n; ++k)
+              expected += run_caches::drawn(rows, src + k, dst, bound);
+            const auto got = columns.run(src, dst, n);
+            CHECK(got.has_value() == (n >= 128));
+            if (got) CHECK(*got == expected);
+          }
+        }
+      }
+    }
+  }
+  const auto rows = run_caches::row_keys(255);
+  CHECK(ColumnPrefixSums(rows, 128).block() == 0);  // too few ranks for two blocks in a run
+}
+
+TEST_CASE("workload run caches: threads filling the same sources get the same sums") {
+  const int P = 4096;
+  const auto workload = make_workload("uniform:max=1024", P);
+  // A Bruck round's row (modified orientation, period 2) and a late round's column, block by block.
+  auto row = [&](int src) { return workload->run_count(src, src, 0, P - 2, P / 2); };
+  auto column = [&](int dst) { return workload->run_count(0, dst, 1, 0, P); };
+  std::vector<std::int64_t> expected_rows(P), expected_columns(P);
+  for (int r = 0; r < P; ++r) {
+    for (int k = 0; k < P / 2; ++k) {
+      expected_rows[static_cast<size_t>(r)] += workload->count(r, ((r - 2 * k) % P + P) % P);
+      expected_columns[static_cast<size_t>(r)] +=
+          workload->count(k, r) + workload->count(k + P / 2, r);
+    }
+  }
+  std::vector<std::int64_t> rows_a(P), rows_b(P), columns_a(P), columns_b(P);
+  auto work = [&](std::vector<std::int64_t>& rows, std::vector<std::int64_t>& columns) {
+    for (int r = 0; r < P; ++r) {
+      rows[static_cast<size_t>(r)] = row(r);
+      columns[static_cast<size_t>(r)] = column(r);
+    }
+  };
+  std::thread other([&] { work(rows_a, columns_a); });
+  work(rows_b, columns_b);
+  other.join();
+  CHECK(rows_a == expected_rows);
+  CHECK(rows_b == expected_rows);
+  CHECK(columns_a == expected_columns);
+  CHECK(columns_b == expected_columns);
+  CHECK(workload->cache_bytes() > 0);
 }
 
 TEST_CASE("workload flags: uniform() and balanced() match the whole matrix") {
