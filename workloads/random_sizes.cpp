@@ -80,10 +80,14 @@ class Uniform final : public FlaggedWorkload {
       const auto& cache = ds > 0 ? by_distance_up_ : by_distance_down_;
       if (const auto sum = cache.whole_class(src, dst, ds, n)) return *sum;
     }
+    // A column's cache pays when many runs read parts of it (Bruck's late rounds: at most P/2
+    // sources each); a run over most of the column (padded Bruck's unpadding) would fill it, P
+    // draws, for one read.
+    const bool column_cache = n <= P / 2;
     std::int64_t s = src, d = dst, total = 0;
     while (n > 0) {
       const std::int64_t stretch = std::min({n, steps_inside(s, ss, P), steps_inside(d, ds, P)});
-      total += stretch_count(s, d, ss, ds, stretch);
+      total += stretch_count(s, d, ss, ds, stretch, column_cache);
       n -= stretch;
       s = mod(s + stretch * ss, P);
       d = mod(d + stretch * ds, P);
@@ -108,8 +112,8 @@ class Uniform final : public FlaggedWorkload {
  private:
   // A straight stretch of a run: a long one down a column from the column's cached sums.
   std::int64_t stretch_count(std::int64_t s, std::int64_t d, std::int64_t ss, std::int64_t ds,
-                             std::int64_t n) const {
-    if (ds == 0 && (ss == 1 || ss == -1)) {
+                             std::int64_t n, bool column_cache) const {
+    if (column_cache && ds == 0 && (ss == 1 || ss == -1)) {
       if (const auto sum = columns_.run(ss > 0 ? s : s - (n - 1), d, n)) return *sum;
     }
     return workload_rng::sum_below_or_equal(rows_, s, ss, d, ds, n, top_);
