@@ -19,7 +19,7 @@ std::int64_t ColumnPrefixSums::block_for(std::int64_t ranks, std::int64_t bound)
     return 0;
   }
   std::int64_t block = kSmallestBlock;
-  while (ranks * ((ranks + block - 1) / block + 1) * 4 > kBudgetBytes)
+  while (block < ranks && ranks * ((ranks + block - 1) / block + 1) * 4 > kBudgetBytes)
     block *= 2;
   return ranks >= 4 * block ? block : 0;  // a run must span two blocks to use it
 }

@@ -37,9 +37,10 @@ class ColumnPrefixSums {
   std::int64_t block() const { return block_; }
   // Bytes the cache takes once every column is filled.
   std::int64_t bytes() const { return block_ == 0 ? 0 : sums_.bytes(); }
+  // The block a cache for P ranks would use (0: none).
+  static std::int64_t block_for(std::int64_t ranks, std::int64_t bound);
 
  private:
-  static std::int64_t block_for(std::int64_t ranks, std::int64_t bound);
   std::int64_t sums_per_column() const { return (ranks_ + block_ - 1) / block_ + 1; }
   void fill(std::int64_t dst, std::uint32_t* sums) const;
   std::int64_t draws(std::int64_t src, std::int64_t dst, std::int64_t n) const;

@@ -122,8 +122,12 @@ class WorkerProcess {
     const std::string index = std::to_string(row);
     const SweepRow& item = plan_.rows[row];
     try {
-      std::unique_ptr<Workload>& workload = workloads_[item.workload];
-      if (!workload) workload = make_workload(item.workload, group_.ranks);
+      if (!workload_ || workload_spec_ != item.workload) {
+        workload_.reset();  // its run-sum caches go before the next one fills its own
+        workload_ = make_workload(item.workload, group_.ranks);
+        workload_spec_ = item.workload;
+      }
+      const std::unique_ptr<Workload>& workload = workload_;
       inject_test_fault(item);
       const SimResult result =
           simulation_->run(item.planned.config, *workload, item.planned.layout);
@@ -141,7 +145,10 @@ class WorkerProcess {
   const SimGroup& group_;
   int in_, out_;
   std::unique_ptr<Simulation> simulation_;
-  std::map<std::string, std::unique_ptr<Workload>> workloads_;
+  // One workload at a time: a random one's run-sum caches fill up to Workload::cache_bytes
+  // (1.3 GiB at P = 131,072), and estimate_sweep_memory counts one per worker.
+  std::string workload_spec_;
+  std::unique_ptr<Workload> workload_;
 };
 
 // The parent's view of one worker.

@@ -492,10 +492,8 @@ TEST_CASE("workload run caches: a residue class of the distance sums to its draw
               const auto got = sums.whole_class(src, dst, sign * m, n);
               REQUIRE(got.has_value());
               CHECK(*got == expected);
-              // Not a whole class: a run one block short, the other direction, or another step.
+              // Not a whole class: a run one block short.
               CHECK_FALSE(sums.whole_class(src, dst, sign * m, n - 1).has_value());
-              CHECK_FALSE(sums.whole_class(src, dst, -sign * m, n).has_value());
-              if (m > 2) CHECK_FALSE(sums.whole_class(src, dst, sign * (m - 1), n).has_value());
             }
           }
           // A run starting beyond the class's smallest distance is not a whole class either.
@@ -540,6 +538,56 @@ TEST_CASE("workload run caches: a long run down a column sums to its draws") {
   }
   const auto rows = run_caches::row_keys(255);
   CHECK(ColumnPrefixSums(rows, 128).block() == 0);  // too few ranks for two blocks in a run
+  // So many ranks that even one block per column passes the budget: no cache (and no overflow
+  // while looking for a block size).
+  CHECK(ColumnPrefixSums::block_for((std::int64_t{1} << 27) + 1, 8) == 0);
+  CHECK(ColumnPrefixSums::block_for(std::int64_t{1} << 17, 128) == 256);
+}
+
+TEST_CASE("workload run caches: Bruck-shaped runs of the uniform family equal the draws") {
+  // Through Uniform::run_count, which picks the cache: rows that are whole residue classes in
+  // both directions (steps m and P - m), rows that are not, and column runs up and down, aligned
+  // to the column cache's blocks or not (P = 300: blocks of 64, runs of at most P/2 use them).
+  const int P = 300;
+  const auto workload = make_workload("uniform:max=1024", P);
+  auto brute = [&](int src, int dst, int src_step, int dst_step, std::int64_t n) {
+    std::int64_t total = 0;
+    for (std::int64_t k = 0; k < n; ++k)
+      total += workload->count(static_cast<int>((src + k * src_step) % P),
+                               static_cast<int>((dst + k * dst_step) % P));
+    return total;
+  };
+  for (int src = 0; src < P; src += 7) {
+    for (const int m : {2, 4, 8, 16, 32, 3}) {
+      for (int c = 0; c < m; ++c) {
+        const std::int64_t n = (P - 1 - c) / m + 1;
+        for (const int dst : {(src + c) % P, ((src - c) % P + P) % P}) {
+          for (const int step : {m, P - m}) {
+            CAPTURE(src);
+            CAPTURE(dst);
+            CAPTURE(step);
+            CAPTURE(n);
+            CHECK(workload->run_count(src, dst, 0, step, n) == brute(src, dst, 0, step, n));
+            CHECK(workload->run_count(src, dst, 0, step, n - 1) == brute(src, dst, 0, step, n - 1));
+          }
+        }
+      }
+    }
+  }
+  for (int dst = 0; dst < P; dst += 11) {
+    for (int src = 0; src < P; src += 5) {
+      for (const std::int64_t n : {std::int64_t{128}, std::int64_t{131}, std::int64_t{150},
+                                   std::int64_t{151}, std::int64_t{299}}) {
+        for (const int step : {1, P - 1}) {
+          CAPTURE(src);
+          CAPTURE(dst);
+          CAPTURE(n);
+          CAPTURE(step);
+          CHECK(workload->run_count(src, dst, step, 0, n) == brute(src, dst, step, 0, n));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("workload run caches: threads filling the same sources get the same sums") {
