@@ -1,5 +1,6 @@
 #include "sim/scale/fibers.hpp"
 
+#include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -46,6 +47,9 @@ RankFibers::RankFibers(int ranks, std::size_t stack_bytes, std::function<void(in
     throw Error("cannot reserve " + std::to_string(region_bytes_ >> 20) + " MiB of rank stacks");
   }
   region_ = static_cast<std::byte*>(region);
+  // Under AddressSanitizer: a region may reuse the addresses of an earlier run's stacks, whose
+  // shadow can still mark their frames' locals out of scope (fiber switches are not annotated).
+  ASAN_UNPOISON_MEMORY_REGION(region_, region_bytes_);
 }
 
 RankFibers::~RankFibers() {
