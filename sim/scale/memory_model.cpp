@@ -34,7 +34,8 @@ constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a use
 // Plus what the workload's run-sum caches can take (Workload::cache_bytes: up to 1.3 GiB for
 // uniform blocks at P = 131,072), charged in full whether or not the algorithms read them.
 
-// The workload's caches of run sums (a Bruck round's rows, workloads/distance_residue_sums.hpp).
+// The workload's caches of run sums (Bruck rounds' rows and columns: workloads/
+// distance_residue_sums.hpp, column_prefix_sums.hpp).
 std::string workload_caches(const Workload& workload) {
   const std::int64_t bytes = workload.cache_bytes();
   return bytes > 0 ? " + workload's run sums " + human_bytes(bytes) : "";

@@ -159,3 +159,20 @@ TEST_CASE("engines without a memory model estimate nothing") {
   CHECK(estimate.bytes == 0);
   CHECK(estimate.what.find("no memory model") != std::string::npos);
 }
+
+TEST_CASE("the scale engine's estimate counts the workload's run-sum caches in full") {
+  const PlatformSpec platform = load_platform("polaris");
+  const SimOptions options;
+  const int P = 4096;
+  const std::vector<Planned> configs = planned({"parlogna:radix=2"}, P);
+  const auto uniform = make_workload("uniform", P);
+  const auto constant = make_workload("constant", P);
+  REQUIRE(uniform->cache_bytes() > 0);  // residue sums both ways and column sums
+  CHECK(constant->cache_bytes() == 0);
+  const MemoryEstimate with = estimate_memory("scale", {platform, P, options, *uniform, configs});
+  const MemoryEstimate without =
+      estimate_memory("scale", {platform, P, options, *constant, configs});
+  CHECK(with.bytes - without.bytes == uniform->cache_bytes());
+  CHECK(with.what.find("workload's run sums") != std::string::npos);
+  CHECK(without.what.find("workload's run sums") == std::string::npos);
+}
