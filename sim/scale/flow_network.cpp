@@ -120,7 +120,7 @@ void FlowNetwork::schedule(std::uint32_t r) {
   RouteFlows& route = routes_[r];
   route.due = kInfinity;
   if (!route.ending.empty() && route.rate > 0) {
-    const double time = route.updated + (route.ending.front().first - route.moved) / route.rate;
+    const double time = route.updated + (route.ending.front().moved - route.moved) / route.rate;
     route.due = std::max(time, now_);
   }
   if (route.due < route.queued) {
@@ -165,13 +165,14 @@ void FlowNetwork::activate(std::uint32_t f) {
   ++route.flows;
   ++sharing_;
   ++changes_;
-  route.ending.emplace_back(route.moved + flow.bytes, f);
+  route.ending.push_back({route.moved + flow.bytes, f, flow.token});
   std::push_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
-  if (route.ending.front().second == f) schedule(r);
+  if (route.ending.front().flow == f) schedule(r);
 }
 
-void FlowNetwork::end_flow(std::uint32_t f, std::vector<std::uint64_t>& completed) {
-  completed.push_back(flows_[f].token);
+void FlowNetwork::end_flow(std::uint32_t f, std::uint64_t token,
+                           std::vector<std::uint64_t>& completed) {
+  completed.push_back(token);
   free_flows_.push_back(f);
   --in_flight_;
 }
@@ -183,14 +184,14 @@ void FlowNetwork::route_next(std::uint32_t r, std::vector<std::uint64_t>& comple
   catch_up(route);
   const double reached = route.moved * (1 + 1e-12) + 1e-6;
   do {
-    const std::uint32_t f = route.ending.front().second;
+    const Ending ends = route.ending.front();
     std::pop_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
     route.ending.pop_back();
-    end_flow(f, completed);
+    end_flow(ends.flow, ends.token, completed);
     --route.flows;
     --sharing_;
     ++changes_;
-  } while (!route.ending.empty() && route.ending.front().first <= reached);
+  } while (!route.ending.empty() && route.ending.front().moved <= reached);
   if (route.flows == 0) {
     release_route(r);
   } else {
@@ -241,7 +242,7 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
         activate(event.id);
         break;
       case EventKind::end_alone:
-        end_flow(event.id, completed);
+        end_flow(event.id, flows_[event.id].token, completed);
         break;
       case EventKind::route_next:
         if (event.version != routes_[event.id].version || requeue_if_early(event)) break;

@@ -64,6 +64,17 @@ class FlowNetwork {
   };
   static constexpr std::uint32_t kNoSlot = 0xFFFFFFFF;
 
+  // A flow in its bandwidth phase, on its route's heap: ordered by when it ends, then by flow.
+  // It carries the flow's token, so a flow that ends is handed back without reading its Flow
+  // (by then a cache miss per completed message).
+  struct Ending {
+    double moved;  // the route's `moved` at which the flow ends
+    std::uint32_t flow;
+    std::uint64_t token;
+    bool operator>(const Ending& o) const {
+      return moved != o.moved ? moved > o.moved : flow > o.flow;
+    }
+  };
   // A route in use and the flows on it in their bandwidth phase. What the solve reads and writes of
   // every route in use comes first, in one cache line: a solve visits all of them, in no particular
   // order of memory.
@@ -89,8 +100,8 @@ class FlowNetwork {
     std::uint32_t id = 0;         // Route::id
     std::uint32_t version = 0;    // bumped whenever its queued event is replaced or dropped
     std::int32_t active_at = -1;  // position in active_, or -1
-    // (moved at which the flow ends, flow), a min-heap.
-    std::vector<std::pair<double, std::uint32_t>> ending;
+    // Its flows by the `moved` at which each ends, a min-heap.
+    std::vector<Ending> ending;
   };
   static_assert(offsetof(RouteFlows, due) == 64, "the solve's fields fill the first cache line");
   enum class EventKind : std::uint8_t { activate, end_alone, route_next };
@@ -114,7 +125,7 @@ class FlowNetwork {
   void release_route(std::uint32_t r);
   void push(Event event);
   void activate(std::uint32_t f);
-  void end_flow(std::uint32_t f, std::vector<std::uint64_t>& completed);
+  void end_flow(std::uint32_t f, std::uint64_t token, std::vector<std::uint64_t>& completed);
   void route_next(std::uint32_t r, std::vector<std::uint64_t>& completed);
   void catch_up(RouteFlows& route) const;
   void schedule(std::uint32_t r);
