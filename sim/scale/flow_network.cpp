@@ -261,6 +261,11 @@ void FlowNetwork::compact_events() {
   });
 }
 
+void FlowNetwork::prefetch_links(const RouteFlows& route) const {
+  for (std::uint32_t h = 0; h < route.hops; ++h)
+    __builtin_prefetch(&links_[hops_[route.first_hop + h]]);
+}
+
 // A link that the solve filled without saturating it first: its routes were all fixed by other
 // links at the level it would have reached (a tie, common on symmetric networks) or by their
 // bounds. It is as saturated as those links; which of the tied links the heap happened to pop
@@ -282,8 +287,15 @@ void FlowNetwork::solve() {
   solved_at_ = now_;
   ensure_links();
   touched_links_.clear();
-  for (const std::uint32_t r : active_) {
-    RouteFlows& route = routes_[r];
+  // The first pass is where the solve meets its routes and links cold (the event loop has been
+  // through other memory since the last solve): routes are asked for kRouteAhead places ahead,
+  // and the links of a route kLinksAhead places ahead, so the misses overlap.
+  constexpr std::size_t kRouteAhead = 8, kLinksAhead = 4;
+  const std::size_t active = active_.size();
+  for (std::size_t i = 0; i < active; ++i) {
+    if (i + kRouteAhead < active) __builtin_prefetch(&routes_[active_[i + kRouteAhead]]);
+    if (i + kLinksAhead < active) prefetch_links(routes_[active_[i + kLinksAhead]]);
+    RouteFlows& route = routes_[active_[i]];
     catch_up(route);
     route.fixed = false;
     for (std::uint32_t h = 0; h < route.hops; ++h) {

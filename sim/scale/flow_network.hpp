@@ -134,6 +134,7 @@ class FlowNetwork {
   void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
   void solve();
+  void prefetch_links(const RouteFlows& route) const;
   double level_of_full_link(std::uint32_t l) const;
   void compact_events();
 
