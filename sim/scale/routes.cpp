@@ -70,12 +70,16 @@ Route RouteTable::between(int src, int dst) {
   double latency = 0;
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
+  std::vector<LinkInfo> infos;
+  infos.reserve(links.size());
+  for (const sg4::Link* link : links)
+    infos.push_back(link_info(link));
   Route route;
   if (src != dst && platform_.injection_by_caller) {
     const double nic_latency = platform_.injection_by_caller->latency;
-    route = make_route(links, latency + nic_latency + nic_latency, src, dst);
+    route = make_route(infos, latency + nic_latency + nic_latency, src, dst);
   } else {
-    route = make_route(links, latency);
+    route = make_route(infos, latency);
   }
   if (src == dst && node_memory_bandwidth_ > 0) {
     hops_.push_back(memory_link(src));
@@ -86,6 +90,33 @@ Route RouteTable::between(int src, int dst) {
   return route;
 }
 
+const std::vector<RouteTable::LinkInfo>& RouteTable::half_detour(int node, int via, bool to_via) {
+  const std::uint64_t n = platform_.machine_hosts.size();
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(node) * n + static_cast<std::uint64_t>(via)) * 2 +
+      (to_via ? 0 : 1);
+  auto [it, added] = detour_halves_.try_emplace(key);
+  if (!added) return it->second;
+  std::vector<sg4::Link*> links;
+  double unused = 0;
+  sg4::Host* host = platform_.hosts[static_cast<size_t>(node)];
+  sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
+  if (to_via) {
+    host->route_to(middle, links, &unused);
+    links.pop_back();  // the last hop, into via's node
+  } else {
+    middle->route_to(host, links, &unused);
+    links.erase(links.begin());  // the first hop, out of via's node
+  }
+  std::vector<LinkInfo> infos;
+  infos.reserve(links.size());
+  for (const sg4::Link* link : links)
+    infos.push_back(link_info(link));
+  // link_info() may have grown links_, not detour_halves_: `it` is still valid.
+  it.value() = std::move(infos);
+  return it->second;
+}
+
 Route RouteTable::through(int src, int dst, int via) {
   const std::uint64_t n = platform_.machine_hosts.size();
   const std::uint64_t key =
@@ -93,22 +124,20 @@ Route RouteTable::through(int src, int dst, int via) {
       static_cast<std::uint64_t>(via);
   auto found = by_detour_.find(key);
   if (found != by_detour_.end()) return routes_[found->second];
-  to_via_.clear();
-  from_via_.clear();
-  double unused = 0;
-  sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
-  platform_.hosts[static_cast<size_t>(src)]->route_to(middle, to_via_, &unused);
-  middle->route_to(platform_.hosts[static_cast<size_t>(dst)], from_via_, &unused);
-  // Drop via's node links: the last hop into via and the first hop out of it.
-  to_via_.pop_back();
-  to_via_.insert(to_via_.end(), from_via_.begin() + 1, from_via_.end());
-  Route route = make_route(to_via_, std::nullopt);
+  // Both halves are shared by many detours (every destination reached through one via router):
+  // asked of SimGrid once each.
+  const std::vector<LinkInfo>& to_via = half_detour(src, via, true);
+  detour_links_.assign(to_via.begin(), to_via.end());
+  // (Asking for the second half may grow the table and move the first: copied before.)
+  const std::vector<LinkInfo>& from_via = half_detour(dst, via, false);
+  detour_links_.insert(detour_links_.end(), from_via.begin(), from_via.end());
+  Route route = make_route(detour_links_, std::nullopt);
   finish(route);
   by_detour_.emplace(key, route.id);
   return route;
 }
 
-Route RouteTable::make_route(const std::vector<sg4::Link*>& links, std::optional<double> latency,
+Route RouteTable::make_route(const std::vector<LinkInfo>& links, std::optional<double> latency,
                              int sender, int receiver) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
@@ -123,8 +152,7 @@ Route RouteTable::make_route(const std::vector<sg4::Link*>& links, std::optional
   };
   add_injection(sender, true);
   const bool sum_latency = !latency;
-  for (const sg4::Link* link : links) {
-    const LinkInfo info = link_info(link);
+  for (const LinkInfo& info : links) {
     if (sum_latency) route.latency += info.latency;
     route.bound = std::min(route.bound, info.bandwidth);
     // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.

@@ -73,8 +73,11 @@ class RouteTable {
   // finish() adds its bound and interns it. `sender` and `receiver` >= 0: the nodes whose
   // injection links (added by the table) begin and end it. Without `latency`, the links'
   // latencies summed in route order (where the caller has none from SimGrid).
-  Route make_route(const std::vector<simgrid::s4u::Link*>& links, std::optional<double> latency,
+  Route make_route(const std::vector<LinkInfo>& links, std::optional<double> latency,
                    int sender = -1, int receiver = -1);
+  // The links of a detour from job node `node` to machine node `via`'s router (`to_via`), or from
+  // that router to `node`, without via's own node link; computed on first use.
+  const std::vector<LinkInfo>& half_detour(int node, int via, bool to_via);
   void finish(Route& route);
 
   const BuiltPlatform& platform_;
@@ -94,7 +97,8 @@ class RouteTable {
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_pair_;
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_detour_;  // (src, dst, via)
   tsl::robin_map<const void*, LinkInfo, MixedHash> links_;
-  std::vector<simgrid::s4u::Link*> to_via_, from_via_;                // scratch of through()
+  tsl::robin_map<std::uint64_t, std::vector<LinkInfo>, MixedHash> detour_halves_;
+  std::vector<LinkInfo> detour_links_;                                // scratch of through()
   std::unordered_map<int, std::uint32_t> memory_links_;               // by node
   std::unordered_map<std::uint64_t, std::uint32_t> injection_links_;  // by (node, direction)
   std::vector<double> capacity_;
