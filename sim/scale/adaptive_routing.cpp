@@ -25,12 +25,11 @@ AdaptiveRouting::AdaptiveRouting(const PlatformSpec& spec, RouteTable& routes)
   if (spec.topology == Topology::dragonfly && spec.routing == "valiant") mode_ = Mode::valiant;
 }
 
-int AdaptiveRouting::intermediate(int job_src, int job_dst, std::uint64_t salt) const {
-  // Groups and routers are the machine's: a job node stands for the machine node it runs on.
-  const int src = routes_.machine_node(job_src), dst = routes_.machine_node(job_dst);
-  const std::int64_t per_group = std::int64_t{layout_.routers()} * layout_.nodes_per_router();
-  const std::int64_t built = routes_.machine_nodes();
-  const int src_group = layout_.group_of(src), dst_group = layout_.group_of(dst);
+int valiant_intermediate(const DragonflyLayout& layout, std::int64_t built, int src, int dst,
+                         std::uint64_t salt) {
+  const std::int64_t per_router = layout.nodes_per_router();
+  const std::int64_t per_group = std::int64_t{layout.routers()} * per_router;
+  const int src_group = layout.group_of(src), dst_group = layout.group_of(dst);
   const int built_groups = static_cast<int>((built + per_group - 1) / per_group);
   std::uint64_t draw = workload_rng::mix64((static_cast<std::uint64_t>(src) << 40) ^
                                            (static_cast<std::uint64_t>(dst) << 16) ^ salt);
@@ -40,23 +39,25 @@ int AdaptiveRouting::intermediate(int job_src, int job_dst, std::uint64_t salt) 
       const std::int64_t first = std::int64_t{src_group} * per_group;
       const std::int64_t count = std::min(per_group, built - first);
       node = first + static_cast<std::int64_t>(draw % static_cast<std::uint64_t>(count));
-      if (layout_.router_of(node) == layout_.router_of(src) ||
-          layout_.router_of(node) == layout_.router_of(dst))
+      if (layout.router_of(node) == layout.router_of(src) ||
+          layout.router_of(node) == layout.router_of(dst))
         continue;
     } else {  // a router of a third group
       if (built_groups < 3) return -1;
       node = static_cast<std::int64_t>(draw % static_cast<std::uint64_t>(built));
-      const int group = layout_.group_of(node);
+      const int group = layout.group_of(node);
       if (group == src_group || group == dst_group) continue;
     }
-    return static_cast<int>(node);
+    return static_cast<int>(node / per_router * per_router);
   }
   return -1;
 }
 
 Route AdaptiveRouting::choose(int src, int dst, std::uint64_t salt) {
   const Route minimal = routes_.between(src, dst);
-  const int via = intermediate(src, dst, salt);
+  // Groups and routers are the machine's: a job node stands for the machine node it runs on.
+  const int via = valiant_intermediate(layout_, routes_.machine_nodes(), routes_.machine_node(src),
+                                       routes_.machine_node(dst), salt);
   if (via < 0) return minimal;
   const Route detour = routes_.through(src, dst, via);
   if (mode_ == Mode::valiant) return detour;

@@ -17,6 +17,14 @@
 
 namespace a2a::sim::scale {
 
+// The intermediate of a Valiant detour from machine node `src` to machine node `dst` (distinct),
+// drawn from `salt`: a router of their own group other than theirs when they share a group, a
+// router of a third group otherwise, among the first `built` machine nodes. Returned as the first
+// node of that router, so that every detour through one router is one route (its links do not
+// depend on the node: the node's own links are left out). -1 if none was found in a few draws.
+int valiant_intermediate(const DragonflyLayout& layout, std::int64_t built, int src, int dst,
+                         std::uint64_t salt);
+
 class AdaptiveRouting {
  public:
   AdaptiveRouting(const PlatformSpec& spec, RouteTable& routes);
@@ -34,8 +42,6 @@ class AdaptiveRouting {
   enum class Mode { minimal, ugal, valiant };
   double cost(const Route& route) const;
   void count(const Route& route, int delta);
-  // A node whose router a detour from src to dst may cross, or -1 if there is none.
-  int intermediate(int src, int dst, std::uint64_t salt) const;
 
   Mode mode_ = Mode::minimal;
   RouteTable& routes_;
