@@ -9,6 +9,8 @@ configuration. Prints a Markdown report (tables + summary) to stdout or --out.
   bench/accuracy.py [--cache DIR]   # the whole suite (P <= 4,096; ~20 min of SimGrid on 2 cores)
   bench/accuracy.py --quick --check # the subset ctest runs; exit 1 if a target is missed
   TOL=0.1 bench/accuracy.py        # the scale engine with another simulation.tolerance
+  bench/accuracy.py --cache DIR --simgrid-a2a OLD/a2a   # after a change to the scale engine only:
+                                   # the SimGrid column from OLD's runs, cached in DIR, not rerun
 
 Targets (issue 4): median error <= 5 %, maximum <= 20 %, same best configuration in >= 90 % of
 the sweeps.
@@ -153,7 +155,15 @@ def main():
     parser.add_argument("--out", help="write the Markdown report here (default: stdout)")
     parser.add_argument("--cache", help="keep each run's predictions here and reuse them (same "
                         "scenario and same a2a binary), so an interrupted suite resumes")
+    parser.add_argument("--simgrid-a2a", help="the a2a whose SimGrid engine gives the reference "
+                        "column (default: --a2a); with --cache, an earlier build's cached SimGrid "
+                        "runs are reused instead of rerun when only the scale engine changed")
     args = parser.parse_args()
+    simgrid_a2a = args.simgrid_a2a or args.a2a
+    for option, path in (("--a2a", args.a2a), ("--simgrid-a2a", simgrid_a2a)):
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            print(f"accuracy.py: error: {option} {path}: not an executable file", file=sys.stderr)
+            return 2
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
 
@@ -161,7 +171,7 @@ def main():
     wall = {"simgrid": 0.0, "scale": 0.0}
     with tempfile.TemporaryDirectory() as workdir:
         for s in suite(args.quick):
-            reference, wall_sg = run(args.a2a, s, "simgrid", workdir, args.cache)
+            reference, wall_sg = run(simgrid_a2a, s, "simgrid", workdir, args.cache)
             scaled, wall_sc = run(args.a2a, s, "scale", workdir, args.cache)
             wall["simgrid"] += wall_sg
             wall["scale"] += wall_sc
@@ -182,10 +192,13 @@ def main():
 
     median, worst = statistics.median(errors), max(errors)
     agreement = agree / sweeps if sweeps else 1.0
+    reference_from = ("" if simgrid_a2a == args.a2a else
+                      f" The SimGrid column is from the binary {simgrid_a2a}"
+                      f" (`--simgrid-a2a`), the scale column from {args.a2a}.")
     lines = [
         f"Scale engine vs SimGrid engine: {len({r[0] for r in rows})} scenarios, "
         f"{len(errors)} configurations, {sweeps} sweeps "
-        f"(`bench/accuracy.py{' --quick' if args.quick else ''}`).",
+        f"(`bench/accuracy.py{' --quick' if args.quick else ''}`).{reference_from}",
         "",
         "| | measured | target |",
         "|---|---|---|",
