@@ -70,10 +70,7 @@ Route RouteTable::between(int src, int dst) {
   double latency = 0;
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
-  std::vector<LinkInfo> infos;
-  infos.reserve(links.size());
-  for (const sg4::Link* link : links)
-    infos.push_back(link_info(link));
+  const std::span<const LinkInfo> infos = resolve(links, route_links_);
   Route route;
   if (src != dst && platform_.injection_by_caller) {
     const double nic_latency = platform_.injection_by_caller->latency;
@@ -90,13 +87,24 @@ Route RouteTable::between(int src, int dst) {
   return route;
 }
 
-const std::vector<RouteTable::LinkInfo>& RouteTable::half_detour(int node, int via, bool to_via) {
+std::span<const RouteTable::LinkInfo> RouteTable::resolve(const std::vector<sg4::Link*>& links,
+                                                          std::vector<LinkInfo>& out) {
+  out.clear();
+  for (const sg4::Link* link : links)
+    out.push_back(link_info(link));
+  return out;
+}
+
+std::span<const RouteTable::LinkInfo> RouteTable::half_detour(int node, int via, bool to_via) {
   const std::uint64_t n = platform_.machine_hosts.size();
   const std::uint64_t key =
       (static_cast<std::uint64_t>(node) * n + static_cast<std::uint64_t>(via)) * 2 +
       (to_via ? 0 : 1);
-  auto [it, added] = detour_halves_.try_emplace(key);
-  if (!added) return it->second;
+  const auto found = detour_halves_.find(key);
+  if (found != detour_halves_.end()) {
+    const auto [first, count] = found->second;
+    return std::span<const LinkInfo>(half_links_).subspan(first, count);
+  }
   std::vector<sg4::Link*> links;
   double unused = 0;
   sg4::Host* host = platform_.hosts[static_cast<size_t>(node)];
@@ -108,13 +116,12 @@ const std::vector<RouteTable::LinkInfo>& RouteTable::half_detour(int node, int v
     middle->route_to(host, links, &unused);
     links.erase(links.begin());  // the first hop, out of via's node
   }
-  std::vector<LinkInfo> infos;
-  infos.reserve(links.size());
+  const auto first = static_cast<std::uint32_t>(half_links_.size());
   for (const sg4::Link* link : links)
-    infos.push_back(link_info(link));
-  // link_info() may have grown links_, not detour_halves_: `it` is still valid.
-  it.value() = std::move(infos);
-  return it->second;
+    half_links_.push_back(link_info(link));
+  const auto count = static_cast<std::uint32_t>(links.size());
+  detour_halves_.emplace(key, std::pair{first, count});
+  return std::span<const LinkInfo>(half_links_).subspan(first, count);
 }
 
 Route RouteTable::through(int src, int dst, int via) {
@@ -126,18 +133,18 @@ Route RouteTable::through(int src, int dst, int via) {
   if (found != by_detour_.end()) return routes_[found->second];
   // Both halves are shared by many detours (every destination reached through one via router):
   // asked of SimGrid once each.
-  const std::vector<LinkInfo>& to_via = half_detour(src, via, true);
-  detour_links_.assign(to_via.begin(), to_via.end());
-  // (Asking for the second half may grow the table and move the first: copied before.)
-  const std::vector<LinkInfo>& from_via = half_detour(dst, via, false);
-  detour_links_.insert(detour_links_.end(), from_via.begin(), from_via.end());
-  Route route = make_route(detour_links_, std::nullopt);
+  const std::span<const LinkInfo> to_via = half_detour(src, via, true);
+  route_links_.assign(to_via.begin(), to_via.end());
+  // (Asking for the second half may grow the pool and move the first: copied before.)
+  const std::span<const LinkInfo> from_via = half_detour(dst, via, false);
+  route_links_.insert(route_links_.end(), from_via.begin(), from_via.end());
+  Route route = make_route(route_links_, std::nullopt);
   finish(route);
   by_detour_.emplace(key, route.id);
   return route;
 }
 
-Route RouteTable::make_route(const std::vector<LinkInfo>& links, std::optional<double> latency,
+Route RouteTable::make_route(std::span<const LinkInfo> links, std::optional<double> latency,
                              int sender, int receiver) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
