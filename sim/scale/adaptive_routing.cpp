@@ -27,8 +27,7 @@ AdaptiveRouting::AdaptiveRouting(const PlatformSpec& spec, RouteTable& routes)
 
 int valiant_intermediate(const DragonflyLayout& layout, std::int64_t built, int src, int dst,
                          std::uint64_t salt) {
-  const std::int64_t per_router = layout.nodes_per_router();
-  const std::int64_t per_group = std::int64_t{layout.routers()} * per_router;
+  const std::int64_t per_group = std::int64_t{layout.routers()} * layout.nodes_per_router();
   const int src_group = layout.group_of(src), dst_group = layout.group_of(dst);
   const int built_groups = static_cast<int>((built + per_group - 1) / per_group);
   std::uint64_t draw = workload_rng::mix64((static_cast<std::uint64_t>(src) << 40) ^
@@ -48,7 +47,7 @@ int valiant_intermediate(const DragonflyLayout& layout, std::int64_t built, int 
       const int group = layout.group_of(node);
       if (group == src_group || group == dst_group) continue;
     }
-    return static_cast<int>(node / per_router * per_router);
+    return static_cast<int>(node);
   }
   return -1;
 }

@@ -18,10 +18,11 @@
 namespace a2a::sim::scale {
 
 // The intermediate of a Valiant detour from machine node `src` to machine node `dst` (distinct),
-// drawn from `salt`: a router of their own group other than theirs when they share a group, a
-// router of a third group otherwise, among the first `built` machine nodes. Returned as the first
-// node of that router, so that every detour through one router is one route (its links do not
-// depend on the node: the node's own links are left out). -1 if none was found in a few draws.
+// drawn from `salt`: a node on a router of their own group other than theirs when they share a
+// group, on a router of a third group otherwise, among the first `built` machine nodes; -1 if none
+// was found in a few draws. A node, not just its router: the detour's two halves take, among
+// parallel cables, the one a hash of their end nodes picks (platforms/dragonfly.hpp), so drawing
+// the node spreads detours through one router over its cables.
 int valiant_intermediate(const DragonflyLayout& layout, std::int64_t built, int src, int dst,
                          std::uint64_t salt);
 

@@ -70,13 +70,12 @@ Route RouteTable::between(int src, int dst) {
   double latency = 0;
   platform_.hosts[static_cast<size_t>(src)]->route_to(platform_.hosts[static_cast<size_t>(dst)],
                                                       links, &latency);
-  const std::span<const LinkInfo> infos = resolve(links, route_links_);
   Route route;
   if (src != dst && platform_.injection_by_caller) {
     const double nic_latency = platform_.injection_by_caller->latency;
-    route = make_route(infos, latency + nic_latency + nic_latency, src, dst);
+    route = make_route(links, latency + nic_latency + nic_latency, src, dst);
   } else {
-    route = make_route(infos, latency);
+    route = make_route(links, latency);
   }
   if (src == dst && node_memory_bandwidth_ > 0) {
     hops_.push_back(memory_link(src));
@@ -87,43 +86,6 @@ Route RouteTable::between(int src, int dst) {
   return route;
 }
 
-std::span<const RouteTable::LinkInfo> RouteTable::resolve(const std::vector<sg4::Link*>& links,
-                                                          std::vector<LinkInfo>& out) {
-  out.clear();
-  for (const sg4::Link* link : links)
-    out.push_back(link_info(link));
-  return out;
-}
-
-std::span<const RouteTable::LinkInfo> RouteTable::half_detour(int node, int via, bool to_via) {
-  const std::uint64_t n = platform_.machine_hosts.size();
-  const std::uint64_t key =
-      (static_cast<std::uint64_t>(node) * n + static_cast<std::uint64_t>(via)) * 2 +
-      (to_via ? 0 : 1);
-  const auto found = detour_halves_.find(key);
-  if (found != detour_halves_.end()) {
-    const auto [first, count] = found->second;
-    return std::span<const LinkInfo>(half_links_).subspan(first, count);
-  }
-  std::vector<sg4::Link*> links;
-  double unused = 0;
-  sg4::Host* host = platform_.hosts[static_cast<size_t>(node)];
-  sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
-  if (to_via) {
-    host->route_to(middle, links, &unused);
-    links.pop_back();  // the last hop, into via's node
-  } else {
-    middle->route_to(host, links, &unused);
-    links.erase(links.begin());  // the first hop, out of via's node
-  }
-  const auto first = static_cast<std::uint32_t>(half_links_.size());
-  for (const sg4::Link* link : links)
-    half_links_.push_back(link_info(link));
-  const auto count = static_cast<std::uint32_t>(links.size());
-  detour_halves_.emplace(key, std::pair{first, count});
-  return std::span<const LinkInfo>(half_links_).subspan(first, count);
-}
-
 Route RouteTable::through(int src, int dst, int via) {
   const std::uint64_t n = platform_.machine_hosts.size();
   const std::uint64_t key =
@@ -131,20 +93,22 @@ Route RouteTable::through(int src, int dst, int via) {
       static_cast<std::uint64_t>(via);
   auto found = by_detour_.find(key);
   if (found != by_detour_.end()) return routes_[found->second];
-  // Both halves are shared by many detours (every destination reached through one via router):
-  // asked of SimGrid once each.
-  const std::span<const LinkInfo> to_via = half_detour(src, via, true);
-  route_links_.assign(to_via.begin(), to_via.end());
-  // (Asking for the second half may grow the pool and move the first: copied before.)
-  const std::span<const LinkInfo> from_via = half_detour(dst, via, false);
-  route_links_.insert(route_links_.end(), from_via.begin(), from_via.end());
-  Route route = make_route(route_links_, std::nullopt);
+  to_via_.clear();
+  from_via_.clear();
+  double unused = 0;
+  sg4::Host* middle = platform_.machine_hosts[static_cast<size_t>(via)];
+  platform_.hosts[static_cast<size_t>(src)]->route_to(middle, to_via_, &unused);
+  middle->route_to(platform_.hosts[static_cast<size_t>(dst)], from_via_, &unused);
+  // Drop via's node links: the last hop into via and the first hop out of it.
+  to_via_.pop_back();
+  to_via_.insert(to_via_.end(), from_via_.begin() + 1, from_via_.end());
+  Route route = make_route(to_via_, std::nullopt);
   finish(route);
   by_detour_.emplace(key, route.id);
   return route;
 }
 
-Route RouteTable::make_route(std::span<const LinkInfo> links, std::optional<double> latency,
+Route RouteTable::make_route(const std::vector<sg4::Link*>& links, std::optional<double> latency,
                              int sender, int receiver) {
   Route route;
   route.id = static_cast<std::uint32_t>(routes_.size());
@@ -159,7 +123,8 @@ Route RouteTable::make_route(std::span<const LinkInfo> links, std::optional<doub
   };
   add_injection(sender, true);
   const bool sum_latency = !latency;
-  for (const LinkInfo& info : links) {
+  for (const sg4::Link* link : links) {
+    const LinkInfo info = link_info(link);
     if (sum_latency) route.latency += info.latency;
     route.bound = std::min(route.bound, info.bandwidth);
     // A fatpipe gives every flow its full bandwidth: a bound, not a shared constraint.

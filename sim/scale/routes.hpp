@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -74,15 +73,8 @@ class RouteTable {
   // finish() adds its bound and interns it. `sender` and `receiver` >= 0: the nodes whose
   // injection links (added by the table) begin and end it. Without `latency`, the links'
   // latencies summed in route order (where the caller has none from SimGrid).
-  Route make_route(std::span<const LinkInfo> links, std::optional<double> latency, int sender = -1,
-                   int receiver = -1);
-  // SimGrid's `links` as what a route needs of them, in `out`.
-  std::span<const LinkInfo> resolve(const std::vector<simgrid::s4u::Link*>& links,
-                                    std::vector<LinkInfo>& out);
-  // The links of a detour from job node `node` to machine node `via`'s router (`to_via`), or from
-  // that router to `node`, without via's own node link; computed on first use. Valid until the
-  // next call.
-  std::span<const LinkInfo> half_detour(int node, int via, bool to_via);
+  Route make_route(const std::vector<simgrid::s4u::Link*>& links, std::optional<double> latency,
+                   int sender = -1, int receiver = -1);
   void finish(Route& route);
 
   const BuiltPlatform& platform_;
@@ -102,12 +94,8 @@ class RouteTable {
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_pair_;
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_detour_;  // (src, dst, via)
   tsl::robin_map<const void*, LinkInfo, MixedHash> links_;
-  // Halves of detours by (node, via, direction): where their links are in half_links_ (one pool:
-  // a vector each cost an allocation per half, millions at P = 131,072 under adaptive routing).
-  tsl::robin_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>, MixedHash> detour_halves_;
-  std::vector<LinkInfo> half_links_;
-  std::vector<LinkInfo> route_links_;                    // scratch of between() and through()
-  std::unordered_map<int, std::uint32_t> memory_links_;  // by node
+  std::vector<simgrid::s4u::Link*> to_via_, from_via_;                // scratch of through()
+  std::unordered_map<int, std::uint32_t> memory_links_;               // by node
   std::unordered_map<std::uint64_t, std::uint32_t> injection_links_;  // by (node, direction)
   std::vector<double> capacity_;
 };
