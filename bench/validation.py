@@ -272,22 +272,30 @@ def configs_of(side):
     return side["grid"] if isinstance(side, dict) else [side]
 
 
+# Parts of sim/ that `a2a run` on the scale engine never executes: other subcommands.
+OTHER_SUBCOMMANDS = ("sim/calibrate", "sim/model", "sim/sweep", "sim/tune", "sim/viz")
+
+
 def model_key(platform):
-    """A hash of the code and data a prediction on `platform` depends on: the engine, the catalog,
-    the platform code and that platform's preset, the workloads. A cached prediction is reused only
-    while they are unchanged (rebuilding a2a after editing anything else, or another preset, keeps
-    the cache)."""
+    """A hash of the code and data a prediction on `platform` may depend on: all of sim/ but the
+    other subcommands' folders (the scale engine, the scenario and its defaults, the SMP barrier,
+    the SimGrid platform the routes are read from), the catalog, the platform code and that
+    platform's preset, the workloads, and the top-level build flags. A cached prediction is reused
+    only while they are unchanged (editing docs, tests, benchmarks or another preset keeps the
+    cache). Erring wide costs a rerun; erring narrow would print a stale prediction."""
     digest = hashlib.sha256()
     presets = os.path.join(ROOT, "platforms", "presets")
-    for folder in ("sim/scale", "algorithms", "platforms", "workloads"):
-        for base, _, files in sorted(os.walk(os.path.join(ROOT, folder))):
+    skipped = {os.path.join(ROOT, folder) for folder in OTHER_SUBCOMMANDS}
+    for folder in ("sim", "algorithms", "platforms", "workloads"):
+        for base, dirs, files in os.walk(os.path.join(ROOT, folder)):
+            dirs[:] = sorted(d for d in dirs if os.path.join(base, d) not in skipped)
             if base == presets:
                 continue
             for name in sorted(files):
-                with open(os.path.join(base, name), "rb") as f:
-                    digest.update(name.encode() + f.read())
-    for name in ("sim/simulation.cpp", "sim/vendor_model.cpp",
-                 f"platforms/presets/{platform}.yaml"):
+                path = os.path.join(base, name)
+                with open(path, "rb") as f:
+                    digest.update(os.path.relpath(path, ROOT).encode() + f.read())
+    for name in ("CMakeLists.txt", f"platforms/presets/{platform}.yaml"):
         with open(os.path.join(ROOT, name), "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:16]
