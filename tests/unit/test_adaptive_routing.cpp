@@ -43,12 +43,6 @@ TEST_CASE("Valiant detours: through a node of another router, every one reachabl
   SUBCASE("fewer than three groups built: no detour between groups") {
     CHECK(valiant_intermediate(layout, 64, 5, 40, 1) == -1);
   }
-
-  SUBCASE("the same salt, the same node: runs are reproducible") {
-    for (std::uint64_t salt = 0; salt < 50; ++salt)
-      CHECK(valiant_intermediate(layout, built, 5, 40, salt) ==
-            valiant_intermediate(layout, built, 5, 40, salt));
-  }
 }
 
 }  // namespace a2a::sim::scale
