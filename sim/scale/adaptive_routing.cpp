@@ -59,8 +59,9 @@ Route AdaptiveRouting::choose(int src, int dst, std::uint64_t salt) {
                                        routes_.machine_node(dst), salt);
   if (via < 0) return minimal;
   const Route detour = routes_.through(src, dst, via);
-  if (mode_ == Mode::valiant) return detour;
-  return cost(detour) < cost(minimal) ? detour : minimal;
+  if (mode_ == Mode::valiant || cost(detour) < cost(minimal)) return detour;
+  routes_.let_go_if_unheld(detour);
+  return minimal;
 }
 
 double AdaptiveRouting::cost(const Route& route) const {

@@ -35,9 +35,16 @@ class AdaptiveRouting {
   // The route of a message between two distinct nodes starting now; `salt` varies the
   // intermediate router between messages of one node pair.
   Route choose(int src, int dst, std::uint64_t salt);
-  // A flow started or ended on `route`: the loads UGAL compares.
-  void add(const Route& route) { count(route, +1); }
-  void remove(const Route& route) { count(route, -1); }
+  // A flow started or ended on `route`: the loads UGAL compares. The route is held meanwhile
+  // (RouteTable::hold): a detour is forgotten when its last flow ends.
+  void add(const Route& route) {
+    count(route, +1);
+    routes_.hold(route);
+  }
+  void remove(const Route& route) {
+    count(route, -1);
+    routes_.release(route);
+  }
 
  private:
   enum class Mode { minimal, ugal, valiant };

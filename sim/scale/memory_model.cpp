@@ -31,6 +31,11 @@ constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, 
 constexpr std::int64_t kPerMessage = 128;
 constexpr std::int64_t kPerNodePair = 96;   // an interned route and its hops
 constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
+// Under adaptive routing, the detours let go that the route table keeps findable beyond those in
+// flight (sim/scale/routes.hpp): 65,536, each a route, its room for 12 hops and its key. Measured:
+// parlogna r = 64 at P = 4,096 on polaris_scaled, 94 MiB peak against 109 MiB estimated with them
+// (137 MiB before detours were let go, stop 37); those in flight count with their messages.
+constexpr std::int64_t kDetoursKept = 65536 * 128;
 // Plus what the workload's run-sum caches can take (Workload::cache_bytes: up to 1.3 GiB for
 // uniform blocks at P = 131,072), charged in full whether or not the algorithms read them.
 
@@ -65,15 +70,17 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   const std::int64_t messages = P * in_flight * 2;  // both sides of each
   // Every rank reaches at most min(P, rounds x in-flight) other ranks; routes are per node pair.
   const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
+  const std::int64_t detours = run.platform.routing == "minimal" ? 0 : kDetoursKept;
   MemoryEstimate estimate;
   estimate.bytes = kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair +
-                   nodes * kPerNode + platform + run.workload.cache_bytes();
+                   nodes * kPerNode + platform + detours + run.workload.cache_bytes();
   estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
                   std::to_string(messages) + " messages in flight (" + busiest + ") x " +
                   human_bytes(kPerMessage) + " + " + std::to_string(node_pairs) + " routes x " +
                   human_bytes(kPerNodePair) + " + platform " + human_bytes(platform) + " + base " +
-                  human_bytes(kBase) + workload_caches(run.workload) +
-                  undeclared_footprints(run.planned);
+                  human_bytes(kBase) +
+                  (detours > 0 ? " + detours kept " + human_bytes(detours) : "") +
+                  workload_caches(run.workload) + undeclared_footprints(run.planned);
   return estimate;
 }
 

@@ -12,6 +12,17 @@ namespace sg4 = simgrid::s4u;
 
 namespace a2a::sim::scale {
 
+namespace {
+// Room for a detour's hops: on a dragonfly at most two injection halves and, on each side of the
+// intermediate router, a local, a global and a local link (8); a reused hop list must fit any.
+constexpr std::uint32_t kDetourHops = 12;
+// Detours let go that stay findable: at least this many, and as many as are held. A linear
+// exchange under UGAL holds millions at once and finds many of them again (P = 2,048 on polaris:
+// 4 million messages, about 2.3 million distinct detours); keeping only 65,536 it rebuilt them from
+// SimGrid and ran 1.12x slower than when all were kept (docs/performance.md, stop 37).
+constexpr std::size_t kUnheldKept = 65536;
+}  // namespace
+
 RouteTable::RouteTable(const BuiltPlatform& platform, double node_memory_bandwidth)
     : platform_(platform),
       node_memory_bandwidth_(node_memory_bandwidth),
@@ -91,7 +102,7 @@ Route RouteTable::through(int src, int dst, int via) {
   const std::uint64_t key =
       (static_cast<std::uint64_t>(src) * n + static_cast<std::uint64_t>(dst)) * n +
       static_cast<std::uint64_t>(via);
-  auto found = by_detour_.find(key);
+  const auto found = by_detour_.find(key);
   if (found != by_detour_.end()) return routes_[found->second];
   to_via_.clear();
   from_via_.clear();
@@ -103,9 +114,52 @@ Route RouteTable::through(int src, int dst, int via) {
   to_via_.pop_back();
   to_via_.insert(to_via_.end(), from_via_.begin() + 1, from_via_.end());
   Route route = make_route(to_via_, std::nullopt);
+  route.detour = true;
+  place_detour(route);
   finish(route);
   by_detour_.emplace(key, route.id);
+  detour_key_[route.id] = key;
   return route;
+}
+
+void RouteTable::place_detour(Route& route) {
+  const std::uint32_t built_at = route.first;
+  if (route.hops > kDetourHops) return;  // not on a dragonfly: kept where it was built
+  while (unheld_.size() > std::max(kUnheldKept, held_)) {
+    const std::uint32_t id = unheld_.back();
+    unheld_.pop_back();
+    Route& old = routes_[id];
+    old.queued = false;
+    if (old.holders > 0) continue;  // held again since it was let go
+    by_detour_.erase(detour_key_[id]);
+    const std::uint32_t first = old.first;
+    std::copy_n(hops_.begin() + built_at, route.hops, hops_.begin() + first);
+    hops_.resize(built_at);
+    route.id = id;
+    route.first = first;
+    return;
+  }
+  hops_.resize(built_at + kDetourHops, 0);
+}
+
+void RouteTable::hold(const Route& route) {
+  if (route.detour && routes_[route.id].holders++ == 0) ++held_;
+}
+
+void RouteTable::release(const Route& route) {
+  if (!route.detour || --routes_[route.id].holders > 0) return;
+  --held_;
+  let_go(routes_[route.id]);
+}
+
+void RouteTable::let_go_if_unheld(const Route& route) {
+  if (route.detour && routes_[route.id].holders == 0) let_go(routes_[route.id]);
+}
+
+void RouteTable::let_go(Route& detour) {
+  if (detour.queued || detour.hops > kDetourHops) return;
+  detour.queued = true;
+  unheld_.push_back(detour.id);
 }
 
 Route RouteTable::make_route(const std::vector<sg4::Link*>& links, std::optional<double> latency,
@@ -143,7 +197,12 @@ void RouteTable::finish(Route& route) {
   for (std::uint32_t h = 0; h < route.hops; ++h)
     slowest_shared = std::min(slowest_shared, capacity_[hops_[route.first + h]]);
   route.bound_binds = route.bound < slowest_shared;
+  if (route.id < routes_.size()) {  // the id of a detour forgotten, reused
+    routes_[route.id] = route;
+    return;
+  }
   routes_.push_back(route);
+  if (route.detour) detour_key_.resize(routes_.size());
 }
 
 }  // namespace a2a::sim::scale

@@ -27,7 +27,14 @@ struct Route {
   // False when a shared link of the route is no faster than the bound: then that link limits the
   // flow first and the solver can ignore the bound.
   bool bound_binds = true;
+  bool detour = false;  // built by RouteTable::through (kept only while held)
+  // A detour's bookkeeping, kept by RouteTable in its own copy (meaningless in others), in the
+  // padding of this record: a message starting or ending reads its route here anyway, so counting
+  // it costs no other cache miss (a separate array cost a linear exchange 12 %).
+  bool queued = false;        // in RouteTable's list of detours let go
+  std::uint32_t holders = 0;  // messages on it
 };
+static_assert(sizeof(Route) == 40);
 
 class RouteTable {
  public:
@@ -41,7 +48,19 @@ class RouteTable {
   // A Valiant route between two distinct nodes through the router of machine node `via` (a third
   // node, possibly outside the job): the routes src -> via and via -> dst joined, without via's
   // own node links.
+  //
+  // Detours are about one per message, so the table does not keep them all: a message starting on
+  // one holds it (hold) and lets go when it ends (release); one that through() built but the
+  // message did not take is let go at once (let_go_if_unheld). The detours let go stay findable by
+  // through(), up to 65,536 of them or as many as are held: beyond that, a new detour takes the id
+  // and hop list of the one let go last, which is forgotten (still in cache, and as likely to be
+  // drawn again as any other: intermediates are drawn at random). Kept for the whole run,
+  // detours took 1 GiB where the memory estimate said 300 MiB at P = 16,384 (parlogna r = 128
+  // under UGAL; docs/performance.md, stop 37). Minimal routes are kept for the run.
   Route through(int src, int dst, int via);
+  void hold(const Route& route);
+  void release(const Route& route);
+  void let_go_if_unheld(const Route& route);
   int nodes() const { return static_cast<int>(platform_.hosts.size()); }
   // Nodes of the machine built (the job's and, under non-contiguous placement, all the others),
   // and the machine node a job node runs on.
@@ -76,6 +95,11 @@ class RouteTable {
   Route make_route(const std::vector<simgrid::s4u::Link*>& links, std::optional<double> latency,
                    int sender = -1, int receiver = -1);
   void finish(Route& route);
+  // A new detour's hops (the last route.hops of hops_) moved into the id and hop list of the detour
+  // let go last, which is forgotten, or padded to kDetourHops so that a later one can reuse
+  // them.
+  void place_detour(Route& route);
+  void let_go(Route& detour);  // the table's own copy
 
   const BuiltPlatform& platform_;
   double node_memory_bandwidth_ = 0;
@@ -93,6 +117,12 @@ class RouteTable {
   };
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_pair_;
   tsl::robin_map<std::uint64_t, std::uint32_t, MixedHash> by_detour_;  // (src, dst, via)
+  // A detour's key in by_detour_, by route id (a minimal route's entry, if any, is unused).
+  std::vector<std::uint64_t> detour_key_;
+  std::size_t held_ = 0;  // detours held by at least one message
+  // Detours let go (each with room for kDetourHops hops at its `first`), the last let go last; one
+  // held again since it was queued is skipped when it comes up, and queued again when let go.
+  std::vector<std::uint32_t> unheld_;
   tsl::robin_map<const void*, LinkInfo, MixedHash> links_;
   std::vector<simgrid::s4u::Link*> to_via_, from_via_;                // scratch of through()
   std::unordered_map<int, std::uint32_t> memory_links_;               // by node
