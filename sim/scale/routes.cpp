@@ -16,10 +16,10 @@ namespace {
 // Room for a detour's hops: on a dragonfly at most two injection halves and, on each side of the
 // intermediate router, a local, a global and a local link (8); a reused hop list must fit any.
 constexpr std::uint32_t kDetourHops = 12;
-// Detours let go that stay findable: at least this many, and as many as are held. A linear
-// exchange under UGAL holds millions at once and finds many of them again (P = 2,048 on polaris:
-// 4 million messages, about 2.3 million distinct detours); keeping only 65,536 it rebuilt them from
-// SimGrid and ran 1.12x slower than when all were kept (docs/performance.md, stop 37).
+// Detours let go that stay findable: at least this many, and as many as are held (a bound that
+// grows with what a run holds anyway). Keeping none, a linear exchange under UGAL (P = 2,048 on
+// polaris, 4 million messages) rebuilt its detours from SimGrid when it drew them again and ran
+// 1.1-1.5x slower than when all were kept (docs/performance.md, stop 37).
 constexpr std::size_t kUnheldKept = 65536;
 }  // namespace
 

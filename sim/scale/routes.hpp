@@ -30,7 +30,7 @@ struct Route {
   bool detour = false;  // built by RouteTable::through (kept only while held)
   // A detour's bookkeeping, kept by RouteTable in its own copy (meaningless in others), in the
   // padding of this record: a message starting or ending reads its route here anyway, so counting
-  // it costs no other cache miss (a separate array cost a linear exchange 12 %).
+  // it costs no other cache miss (separate arrays made a linear exchange 1.12x slower, 0.97x here).
   bool queued = false;        // in RouteTable's list of detours let go
   std::uint32_t holders = 0;  // messages on it
 };
