@@ -449,7 +449,7 @@ class EventLoop {
   bool complete(std::uint64_t token, double now, std::vector<int>& woken) {
     Transfer& t = transfers_[token];
     const double send_done = send_done_at(t, now);
-    // The route may be forgotten now (a detour nobody else holds): read above, not after.
+    // A detour let go here may be reused by the next one built: its latency is read first.
     if (adaptive_.enabled()) adaptive_.remove(routes_.interned()[t.route]);
     bool woke = !t.send_done && finish_side(t.send, false, send_done, woken);
     if (!t.has_receive) {  // an eager message nobody has received yet: it waits
