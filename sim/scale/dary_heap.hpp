@@ -25,6 +25,14 @@ class DaryHeap {
     items_.push_back(item);
     sift_up(items_.size() - 1);
   }
+  void clear() { items_.clear(); }
+  // Appends without restoring the order; heapify() then orders all of them at once, in linear
+  // time rather than a sift per push.
+  void push_unordered(const T& item) { items_.push_back(item); }
+  void heapify() {
+    for (std::size_t i = items_.size() / kHeapArity + 1; i-- > 0;)
+      sift_down(i);
+  }
   void pop() {
     items_.front() = items_.back();
     items_.pop_back();
@@ -34,8 +42,7 @@ class DaryHeap {
   template <class Drop>
   void erase_if(Drop drop) {
     std::erase_if(items_, drop);
-    for (std::size_t i = items_.size() / kHeapArity + 1; i-- > 0;)
-      sift_down(i);
+    heapify();
   }
 
  private:

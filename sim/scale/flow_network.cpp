@@ -268,7 +268,7 @@ void FlowNetwork::prefetch_links(const RouteFlows& route) const {
 
 // A link that the solve filled without saturating it first: its routes were all fixed by other
 // links at the level it would have reached (a tie, common on symmetric networks) or by their
-// bounds. It is as saturated as those links; which of the tied links the heap happened to pop
+// bounds. It is as saturated as those links; which of the tied links the queue happened to take
 // first must not decide how flows joining before the next solve are rated (provisional_rate).
 double FlowNetwork::level_of_full_link(std::uint32_t l) const {
   double level = 0;
@@ -325,40 +325,36 @@ void FlowNetwork::solve() {
     }
   }
   // A link's level only rises while the solve runs (a route leaving it was fixed at a rate no
-  // higher than the lowest level), so a link's key in the heap is a lower bound of its level: it
+  // higher than the lowest level), so a link's key in the queue is a lower bound of its level: it
   // is refreshed when it reaches the top, not each time one of its routes is fixed (that was one
   // heap push per route and hop, most of the solve's time at 10^5 ranks).
   auto level_now = [&](const Link& link) {
     return std::max(0.0, link.remaining_capacity) / std::max(link.weight_sum, 1e-300);
   };
-  std::vector<LinkLevel>& heap = link_heap_;
-  heap.clear();
-  for (const std::uint32_t l : touched_links_) {
+  LinkQueue& queue = link_queue_;
+  queue.clear();
+  for (std::size_t i = 0; i < touched_links_.size(); ++i) {
+    const std::uint32_t l = touched_links_[i];
     Link& link = links_[l];
     link.remaining_capacity = link.capacity;
     link.weight_at_solve = link.weight_sum;
     link.level = kInfinity;
-    heap.push_back({link.capacity / link.weight_sum, l});
+    queue.add({link.capacity / link.weight_sum, l, static_cast<std::uint32_t>(i)});
   }
-  std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-  auto pop = [&] {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
-    heap.pop_back();
-  };
+  queue.sort();
   // Leaves the link of lowest level on top with its key up to date.
   auto refresh_top = [&] {
-    while (!heap.empty()) {
-      const LinkLevel top = heap.front();
+    while (!queue.empty()) {
+      const LinkLevel top = queue.top();
       const Link& link = links_[top.link];
       if (link.unfixed == 0) {
-        pop();
+        queue.pop();
         continue;
       }
       const double level = level_now(link);
       if (!(level > top.level)) return;
-      pop();
-      heap.push_back({level, top.link});
-      std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+      queue.pop();
+      queue.raise({level, top.link, top.seq});
     }
   };
   // Routes in the order their own bound would stop them.
@@ -395,14 +391,14 @@ void FlowNetwork::solve() {
       ++next_bound;
     refresh_top();
     const bool have_bound = next_bound < by_bound.size();
-    if (!have_bound && heap.empty()) break;
-    if (have_bound && (heap.empty() || by_bound[next_bound].first <= heap.front().level)) {
+    if (!have_bound && queue.empty()) break;
+    if (have_bound && (queue.empty() || by_bound[next_bound].first <= queue.top().level)) {
       const std::uint32_t r = by_bound[next_bound++].second;
       fix(r, routes_[r].bound, static_cast<std::uint32_t>(-1));
       continue;
     }
-    const LinkLevel saturated = heap.front();
-    pop();
+    const LinkLevel saturated = queue.top();
+    queue.pop();
     const std::uint32_t l = saturated.link;
     Link& link = links_[l];
     link.level = saturated.level;

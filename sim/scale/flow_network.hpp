@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sim/scale/dary_heap.hpp"
+#include "sim/scale/link_queue.hpp"
 #include "sim/scale/routes.hpp"
 
 namespace a2a::sim::scale {
@@ -176,12 +177,7 @@ class FlowNetwork {
   };
   std::vector<Link> links_;
   std::vector<std::uint32_t> link_routes_;  // routes by link (CSR)
-  struct LinkLevel {
-    double level;
-    std::uint32_t link;
-    bool operator>(const LinkLevel& o) const { return level > o.level; }
-  };
-  std::vector<LinkLevel> link_heap_;                           // links by level, a min-heap
+  LinkQueue link_queue_;
   std::vector<std::pair<double, std::uint32_t>> bound_order_;  // (bound / weight, route), sorted
   std::vector<std::uint32_t> touched_links_;
 };
