@@ -1,7 +1,8 @@
-// A 4-ary min-heap for the scale engine's event queue: half the depth of a binary heap, and a
-// node's children side by side in one or two cache lines. At 10^5-10^6 ranks the queue holds
-// hundreds of thousands of events, so each level of a pop is a cache miss: std::pop_heap's
-// sift-downs took 13 % of a run at P = 262,144 (docs/performance.md, stop 28).
+// A 4-ary min-heap for the scale engine's event queue (and the links a solve raises,
+// link_queue.hpp): half the depth of a binary heap, and a node's children side by side in one or
+// two cache lines. At 10^5-10^6 ranks the event queue holds hundreds of thousands of events, so
+// each level of a pop is a cache miss: std::pop_heap's sift-downs took 13 % of a run at
+// P = 262,144 (docs/performance.md, stop 28).
 #pragma once
 
 #include <algorithm>
@@ -26,13 +27,6 @@ class DaryHeap {
     sift_up(items_.size() - 1);
   }
   void clear() { items_.clear(); }
-  // Appends without restoring the order; heapify() then orders all of them at once, in linear
-  // time rather than a sift per push.
-  void push_unordered(const T& item) { items_.push_back(item); }
-  void heapify() {
-    for (std::size_t i = items_.size() / kHeapArity + 1; i-- > 0;)
-      sift_down(i);
-  }
   void pop() {
     items_.front() = items_.back();
     items_.pop_back();
@@ -42,7 +36,8 @@ class DaryHeap {
   template <class Drop>
   void erase_if(Drop drop) {
     std::erase_if(items_, drop);
-    heapify();
+    for (std::size_t i = items_.size() / kHeapArity + 1; i-- > 0;)
+      sift_down(i);
   }
 
  private:
