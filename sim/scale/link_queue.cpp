@@ -24,8 +24,8 @@ void LinkQueue::pop() {
 // By level, ties by `seq` (the order added), in two steps:
 //  * a least-significant-digit radix sort, a byte a pass, on the levels rounded to float precision
 //    (non-negative floats order as their bit patterns): four passes at most instead of a double's
-//    eight, and a pass in which every key has the same byte there (most of the exponent's) is
-//    skipped;
+//    eight (3.93 against 7.04 on average at P = 131,072, docs/performance.md), a pass in which
+//    every key has the same byte there skipped;
 //  * then each run of equal keys, still in the order added, is put in exact order (one check when
 //    its levels are equal, the common case on symmetric networks).
 // Below a few hundred links, where the radix sort's 1,024 counters cost more than the links, a
