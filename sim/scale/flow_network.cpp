@@ -65,6 +65,7 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
   route.moved = 0;
   route.updated = now_;
   route.rated = false;
+  route.shares = false;
   route.due = kInfinity;
   route.queued = kInfinity;
   route.active_at = static_cast<std::int32_t>(active_.size());
@@ -109,6 +110,19 @@ void FlowNetwork::take_spare(const RouteFlows& route, double rate) {
     Link& link = links_[hops_[route.first_hop + h]];
     if (link.level == kInfinity) link.spare = std::max(0.0, link.spare - rate);
   }
+}
+
+// Between solves a route that a saturated link limited keeps the total rate the solve gave it,
+// divided among the flows it carries now (up to its bound): the links it crosses carry what the
+// solve gave them, whether flows joined or left. Giving a joining flow the solve's rate per flow
+// instead overloaded the saturated links by up to `tolerance` and made predictions several per
+// cent too fast (docs/performance.md, stop 39). True if the rate changed; `route` caught up.
+bool FlowNetwork::reshare(RouteFlows& route) const {
+  if (!route.shares || route.flows <= 0) return false;
+  const double rate = std::min(route.bound, route.solved / static_cast<double>(route.flows));
+  if (rate == route.rate) return false;
+  route.rate = rate;
+  return true;
 }
 
 void FlowNetwork::catch_up(RouteFlows& route) const {
@@ -161,13 +175,14 @@ void FlowNetwork::activate(std::uint32_t f) {
     route.rate = provisional_rate(route);
     route.rated = true;
   }
-  take_spare(route, route.rate);
+  if (!route.shares) take_spare(route, route.rate);
   ++route.flows;
   ++sharing_;
   ++changes_;
+  const bool slowed = reshare(route);
   route.ending.push_back({route.moved + flow.bytes, f, flow.token});
   std::push_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
-  if (route.ending.front().flow == f) schedule(r);
+  if (slowed || route.ending.front().flow == f) schedule(r);
 }
 
 void FlowNetwork::end_flow(std::uint32_t f, std::uint64_t token,
@@ -195,6 +210,7 @@ void FlowNetwork::route_next(std::uint32_t r, std::vector<std::uint64_t>& comple
   if (route.flows == 0) {
     release_route(r);
   } else {
+    reshare(route);
     schedule(r);
   }
 }
@@ -274,7 +290,7 @@ double FlowNetwork::level_of_full_link(std::uint32_t l) const {
   double level = 0;
   for (std::uint32_t i = links_[l].route_start; i < links_[l].route_end; ++i) {
     const RouteFlows& route = routes_[link_routes_[i]];
-    level = std::max(level, route.new_rate / route.weight);
+    level = std::max(level, route.solved / route.weight);
   }
   return level;
 }
@@ -370,11 +386,13 @@ void FlowNetwork::solve() {
   // P = 65,536 on fugaku_full: 13 of 39 million pops of all its solves came after that).
   std::size_t unfixed_routes = active_.size();
 
+  constexpr std::uint32_t kByBound = static_cast<std::uint32_t>(-1);
   auto fix = [&](std::uint32_t r, double rate, std::uint32_t saturated) {
     RouteFlows& route = routes_[r];
     route.fixed = true;
+    route.shares = saturated != kByBound;
     --unfixed_routes;
-    route.new_rate = rate;
+    route.solved = rate;
     const double flows = static_cast<double>(route.flows);
     for (std::uint32_t h = 0; h < route.hops; ++h) {
       const std::uint32_t l = hops_[route.first_hop + h];
@@ -394,7 +412,7 @@ void FlowNetwork::solve() {
     if (!have_bound && queue.empty()) break;
     if (have_bound && (queue.empty() || by_bound[next_bound].first <= queue.top().level)) {
       const std::uint32_t r = by_bound[next_bound++].second;
-      fix(r, routes_[r].bound, static_cast<std::uint32_t>(-1));
+      fix(r, routes_[r].bound, kByBound);
       continue;
     }
     const LinkLevel saturated = queue.top();
@@ -420,8 +438,10 @@ void FlowNetwork::solve() {
   for (const std::uint32_t r : active_) {
     RouteFlows& route = routes_[r];
     route.rated = true;
-    if (route.new_rate != route.rate) {
-      route.rate = route.new_rate;
+    const double rate = route.solved;
+    route.solved = rate * static_cast<double>(route.flows);
+    if (rate != route.rate) {
+      route.rate = rate;
       schedule(r);
     }
   }

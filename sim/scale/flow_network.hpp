@@ -12,9 +12,12 @@
 //  * Rates are re-solved in batches: only once the flows that started or ended since the last
 //    solve reach `tolerance` × the flows in flight at that solve (tolerance 0 re-solves at every
 //    change, like SimGrid), and with tolerance > 0 at most once per nanosecond of simulated time,
-//    SimGrid's own time precision. In between, a flow that ends leaves its bandwidth unused and a
-//    flow that starts gets the rate the last solve gave its route (or, on a route nobody used then,
-//    the saturation level of its saturated links and the spare capacity of the others).
+//    SimGrid's own time precision. In between, a route that a saturated link limited keeps the
+//    bandwidth the last solve gave it, shared by the flows it carries now: a flow that joins it
+//    slows its route-mates and one that ends speeds them up, so no link carries more or less than
+//    the solve gave it. A flow that starts on any other route gets the rate the last solve gave its
+//    route (or, on a route nobody used then, the saturation level of its saturated links and the
+//    spare capacity of the others); a flow that ends there leaves its bandwidth unused.
 //  * Flows on the same route (the same node pair) cross the same links with the same weight and
 //    bound, so max-min fairness gives them the same rate: the solver works on routes in use, each
 //    with its number of flows, not on flows. All flows of a route progress at its one rate, so a
@@ -84,14 +87,18 @@ class FlowNetwork {
     std::uint32_t hops = 0;
     std::int32_t flows = 0;
     bool bound_binds = true;
-    bool rated = false;  // `rate` is valid (from a solve, or provisional)
-    bool fixed = false;  // solve scratch
-    double weight = 1;   // 1 / route latency
+    bool rated = false;   // `rate` is valid (from a solve, or provisional)
+    bool fixed = false;   // solve scratch
+    bool shares = false;  // a saturated link fixed its rate at the last solve: see `solved`
+    double weight = 1;    // 1 / route latency
     double bound = 0;
-    double rate = 0;      // bytes/s of each of its flows
-    double moved = 0;     // bytes each flow of this route has moved since the route came into use
-    double updated = 0;   // time `moved` was computed at
-    double new_rate = 0;  // solve scratch
+    double rate = 0;     // bytes/s of each of its flows
+    double moved = 0;    // bytes each flow of this route has moved since the route came into use
+    double updated = 0;  // time `moved` was computed at
+    // While a solve runs, the route's new rate per flow; after it, the route's total rate (per
+    // flow × flows), which a route that `shares` divides among the flows it carries until the
+    // next solve.
+    double solved = 0;
     // When its next flow ends (+inf: none), and the time of its event in the queue (+inf: none).
     // A solve that slows a route leaves its earlier event in; the event is moved to `due` when it
     // comes up (requeue), so a route slowed by several solves in a row is queued once, not once
@@ -132,6 +139,7 @@ class FlowNetwork {
   void schedule(std::uint32_t r);
   bool requeue_if_early(const Event& event);
   double provisional_rate(const RouteFlows& route) const;
+  bool reshare(RouteFlows& route) const;
   void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
   void solve();

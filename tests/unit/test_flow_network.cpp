@@ -104,4 +104,45 @@ TEST_CASE("FlowNetwork: flows of one route that end together come back in the or
   CHECK(network.idle());
 }
 
+// Between batched solves, a route that its saturated link limits keeps the bandwidth the last
+// solve gave it, shared by the flows it carries now. Route 0 is alone on link 1 (1 B/s); with
+// tolerance 1 the solve at 1 s (two flows in flight) is not repeated before two more changes.
+// A 1-byte flow joining at 2 s gets a third of the link, as an exact solve would give it, not the
+// half the others got (which would load the link at 1.5 B/s and end it at 4 s): it ends at 5 s.
+// The two 10-byte flows then share the link again: 1.5 bytes moved by 5 s, 8.5 more at 0.5 B/s.
+TEST_CASE("FlowNetwork: a flow joining between solves shares its route's bandwidth") {
+  TwoLinks links;
+  for (const double tolerance : {0.0, 1.0}) {
+    CAPTURE(tolerance);
+    FlowNetwork network(links.capacities, links.hops, links.routes, tolerance);
+    network.start(0, links.routes[0], 10, 1);
+    network.start(0, links.routes[0], 10, 2);
+    network.start(1, links.routes[0], 1, 3);
+    const std::vector<Completion> completions = run_to_end(network);
+    REQUIRE(completions.size() == 2);
+    CHECK(completions[0].time == doctest::Approx(5.0).epsilon(1e-12));
+    CHECK(completions[0].tokens == std::vector<std::uint64_t>{3});
+    CHECK(completions[1].time == doctest::Approx(22.0).epsilon(1e-12));
+    CHECK(completions[1].tokens == std::vector<std::uint64_t>{1, 2});
+  }
+}
+
+// And a flow that ends between solves leaves its bandwidth to its route-mates: two flows share
+// link 1 at 0.5 B/s from 1 s; the 1-byte one ends at 3 s, and the 10-byte one, 1 byte moved,
+// moves the other 9 at the link's full 1 B/s (ending at 12 s), not at 0.5 B/s until 21 s.
+TEST_CASE("FlowNetwork: a flow ending between solves leaves its bandwidth to its route-mates") {
+  TwoLinks links;
+  for (const double tolerance : {0.0, 1.0}) {
+    CAPTURE(tolerance);
+    FlowNetwork network(links.capacities, links.hops, links.routes, tolerance);
+    network.start(0, links.routes[0], 10, 1);
+    network.start(0, links.routes[0], 1, 2);
+    const std::vector<Completion> completions = run_to_end(network);
+    REQUIRE(completions.size() == 2);
+    CHECK(completions[0].time == doctest::Approx(3.0).epsilon(1e-12));
+    CHECK(completions[1].time == doctest::Approx(12.0).epsilon(1e-12));
+    CHECK(completions[1].tokens == std::vector<std::uint64_t>{1});
+  }
+}
+
 }  // namespace a2a::sim::scale
