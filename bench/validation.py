@@ -475,9 +475,19 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 
 | machine | from measurements of the machine | from published specifications | assumed |
 |---|---|---|---|
-| polaris | injection `latency` 1.5 us: fitted to MPICH's scattered algorithm with batch 1 at P = 2,048, 128 B (8.80 ms measured, 8.65 ms predicted now; the benchmark logs published with Fan et al.'s code, data/measured/fan2025_polaris_logs.csv); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1; 1.85 ms predicted now); `nic_message_time` 0: bounded by the same logs (spread_out's 65,504 messages per node took 2.41 ms, about the CPU time to post them); `vendor` = `cray-mpich`, scattered with batch 1 waiting for its receives only: chosen on Cray MPICH's measured MPI_Alltoallv at P = 2,048 (rows `logv-*-vendor`) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold, `inject_size` 192 B and hardware matching, so `match_time` 0 (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); other latencies; `message_overhead` 0.5 us |
+| polaris | injection `latency` 1.5 us: fitted to MPICH's scattered algorithm with batch 1 at P = 2,048, 128 B (8.80 ms measured, 8.65 ms predicted now; the benchmark logs published with Fan et al.'s code, data/measured/fan2025_polaris_logs.csv); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1; 1.84 ms predicted now); `nic_message_time` 0: bounded by the same logs (spread_out's 65,504 messages per node took 2.41 ms, about the CPU time to post them); `vendor` = `cray-mpich`, scattered with batch 1 waiting for its receives only: chosen on Cray MPICH's measured MPI_Alltoallv at P = 2,048 (rows `logv-*-vendor`) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold, `inject_size` 192 B and hardware matching, so `match_time` 0 (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); other latencies; `message_overhead` 0.5 us |
 | fugaku | nothing: every Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`) | `nic_message_time` 200 ns (once derived from Polaris's vendor time at P = 8,192, a derivation the P = 2,048 logs no longer support on Polaris), `match_time` 10 ns, `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
+
+## Rerun in stop 39
+
+The scale engine's batched solve changed in stop 39 (between solves a route limited by a saturated
+link shares its solved bandwidth among the flows it carries; docs/simulation.md, "Batched
+re-solving"), so every row was simulated again. No verdict changed: 16 misses, the same ones; the
+median time error stays 14 %, 54 of 56 times within 2x. The largest moves: `time-4` (Fugaku,
+ParLogNa radix 2, P = 8,192, 16 B) 4.74 → 5.12 ms against 5.79 ms measured; `logv-1024-scattered-32`
+4.25 → 4.15 ms (4.06 measured); with the logged barrier the best radix at 128 B went from 2 to 4,
+still within one step of the measured 2.
 
 ## What the logs taught a2a in stop 30
 
@@ -513,8 +523,9 @@ inside a node, a dissemination among nodes), which costs 11.9, 15.3, 19.4 and 23
 there; no number was fitted to these rows (the injection latency the barrier's messages pay was
 fitted to scattered with batch 1 in the same logs); a flat dissemination over all ranks cost
 28-42 us. The
-rows `logv-*-parlogna*` are simulated that way. With the barrier the best radix at 128 B is the
-measured one (2), and the times at 16 and 128 B are within 2x (0.79 and 1.80 ms against 1.38 and
+rows `logv-*-parlogna*` are simulated that way. With the barrier the best radix at 128 B is within
+one step of the measured one (a2a 4, measured 2; radix 2, a2a's best until stop 39, is now
+predicted 3.5 % slower than radix 4, 1.84 against 1.77 ms), and the times at 16 and 128 B are within 2x (0.79 and 1.77 ms against 1.38 and
 2.88 ms); a2a's ParLogNa without it prefers radix 6 and is 2.7-3.6x faster than measured (last
 column). The paper's own figures are a different matter: the ParLogNa of the authors' other
 repository (github.com/KokoFan16/rbruck_alltoallv, src/tuna2.cpp, with their ParLinNa and the
@@ -555,20 +566,20 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   measured there, the trend of f25-12), and the vendor there is Open MPI's linear algorithm, which
   Fujitsu MPI may not run.
 - *ParLinNa on Fugaku* (f25-26, f25-27): coalesced over staggered is 28x against 17.1x at 16 B,
-  and at 16 KiB a2a has coalesced 1.11x faster where staggered was measured 1.23x faster. Fugaku's
+  and at 16 KiB a2a has coalesced 1.10x faster where staggered was measured 1.23x faster. Fugaku's
   per-message costs (`message_overhead` 1 us, `nic_message_time` 200 ns) are assumed, and every
   Fugaku point is kept for validation.
 - *Linear exchanges at 1 KiB on Polaris* (`log-1024-batched`, `log-*-bruck`): scattered with batch 32
-  and spread_out are predicted 1.3-1.7x slower than measured at 1 KiB (6.5 and 5.5 ms against 3.9 and
+  and spread_out are predicted 1.3-1.7x slower than measured at 1 KiB (6.6 and 5.5 ms against 3.9 and
   4.1 ms), so their ratios to batch 1 and to Bruck come out low. With the job's 64 nodes packed 16
   per switch (contiguous placement) the preset's switch-to-switch links limit them; spread over the
   machine (`simulation.placement: spread`) they are predicted 3.6 and 2.7 ms, but classic Bruck
   then drops to 11.6 ms against 17.7 ms measured. Where the real job's nodes were is not in the
-  logs. At 128 B classic Bruck is predicted 1.25x slower than measured (2.23 against 1.78 ms) and
+  logs. At 128 B classic Bruck is predicted 1.24x slower than measured (2.20 against 1.78 ms) and
   spread_out 12 % faster (2.11 against 2.41 ms), so Bruck's measured lead (1.35x, `log-128-bruck`)
-  comes out as a small loss (0.95x).
+  comes out as a small loss (0.96x).
 - *Theta's vendor* (f22-08): Theta's MPI_Alltoallv is modelled as MPICH's default (scattered with
-  batch 32) with no measurement to choose it by; a2a puts padded Bruck 2.88x ahead of it where the
+  batch 32) with no measurement to choose it by; a2a puts padded Bruck 2.84x ahead of it where the
   paper measured 1.6x.
 - *Theta* (f22-01): classic Bruck's two rotations cost 40 % of its time at P = 256 on
   Theta's KNL cores (f22-01), which a2a's copies at the per-rank memory bandwidth do not reach
