@@ -1,5 +1,6 @@
 // The scale engine's flow network (sim/scale/flow_network.hpp) on links small enough to work out
-// by hand: flows slowed by a solve end when their new rate says, not when their old one did.
+// by hand: flows slowed by a solve end when their new rate says, not when their old one did; and
+// between batched solves a route shares the bandwidth its solve gave it among the flows it carries.
 #include <doctest/doctest.h>
 
 #include <algorithm>
