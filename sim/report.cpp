@@ -7,6 +7,7 @@
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/batching_error.hpp"
 #include "sim/vendor_model.hpp"
 
 namespace a2a::sim {
@@ -83,6 +84,37 @@ std::vector<size_t> columns_that_fit(const std::vector<std::string>& headers,
   return kept;
 }
 
+std::vector<double> predictions(const std::vector<SimResult>& results) {
+  std::vector<double> predicted;
+  for (const SimResult& r : results)
+    predicted.push_back(r.predicted);
+  return predicted;
+}
+
+// The configurations of the run closer to the fastest than the batched re-solving can err, by
+// index into `results`; empty when exact or when none is that close.
+std::vector<size_t> too_close_to_rank(const ScenarioSummary& summary,
+                                      const std::vector<SimResult>& results) {
+  return within_bound_of_fastest(predictions(results),
+                                 batching_error_bound(summary.engine, summary.tolerance));
+}
+
+// Under the table: which leading rows the batching error could reorder, and how to rank them.
+void print_close_calls(std::ostream& out, const ScenarioSummary& summary,
+                       const std::vector<SimResult>& results) {
+  const size_t close = too_close_to_rank(summary, results).size();
+  if (close == 0) return;
+  char text[400];
+  std::snprintf(
+      text, sizeof text,
+      "# rows 1-%zu are within %.1f %% of the fastest: closer than the scale engine's "
+      "batching error at\n# simulation.tolerance %g (docs/simulation.md, \"How close is "
+      "too close\"). To rank them, rerun\n# them with --set simulation.tolerance=0.01, or "
+      "0 (exact) up to P = 32,768.\n",
+      close, 100 * batching_error_bound(summary.engine, summary.tolerance), summary.tolerance);
+  out << text;
+}
+
 nlohmann::ordered_json stats_json(const RunStats& s) {
   return {{"rounds", s.rounds},         {"messages", s.messages},
           {"bytes_sent", s.bytes_sent}, {"meta_messages", s.meta_messages},
@@ -130,6 +162,7 @@ void print_ranked(std::ostream& out, const ScenarioSummary& summary,
   if (kept.size() < headers.size())
     out << "(" << headers.size() - kept.size() << " columns left out to fit " << width
         << " characters: --wide shows them)\n";
+  print_close_calls(out, summary, results);
 }
 
 void write_json(const std::string& path, const ScenarioSummary& summary,
@@ -142,6 +175,12 @@ void write_json(const std::string& path, const ScenarioSummary& summary,
   doc["ranks_per_node"] = summary.ranks_per_node;
   doc["engine"] = summary.engine;
   doc["vendor"] = summary.vendor;
+  // The relative error the batched re-solving may add to each prediction (0: exact), and the
+  // configurations it could reorder: those within it of the fastest.
+  doc["batching_error_bound"] = batching_error_bound(summary.engine, summary.tolerance);
+  doc["too_close_to_rank"] = nlohmann::ordered_json::array();
+  for (size_t i : too_close_to_rank(summary, results))
+    doc["too_close_to_rank"].push_back(results[i].label);
   doc["results"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < rows.size() && i < results.size(); ++i) {
     const SimResult& r = results[i];

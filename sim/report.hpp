@@ -19,12 +19,14 @@ struct ScenarioSummary {
   int ranks_per_node = 0;
   std::string engine = "simgrid";
   std::string vendor;
+  double tolerance = 0;  // simulation.tolerance (the scale engine's batched re-solving)
 };
 
 // The ranked table: with `width` > 0, columns are left out, least telling first (phases, sim wall,
 // wait, bytes, spread, messages, rounds, working memory, peak temp), until it fits `width`
 // characters; the rank, configuration, prediction, ratio and check always stay. `vendor` is named
-// with what it ran.
+// with what it ran. When configurations are closer to the fastest than the batched re-solving's
+// error (sim/batching_error.hpp), a line under the table names them and how to rank them.
 void print_ranked(std::ostream& out, const ScenarioSummary& summary,
                   const std::vector<SimResult>& results, int width = 0);
 // The result rows (sim/result_schema.hpp): JSON with the scenario's summary and, per row, every

@@ -137,7 +137,8 @@ ScenarioSummary PreparedScenario::summary() const {
           scenario.ranks,
           platform.ranks_per_node,
           scenario.engine,
-          scenario.simulation.vendor};
+          scenario.simulation.vendor,
+          scenario.simulation.tolerance};
 }
 
 RowIdentity PreparedScenario::row_identity() const {
