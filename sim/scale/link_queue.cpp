@@ -13,14 +13,6 @@ void LinkQueue::clear() {
   raised_.clear();
 }
 
-void LinkQueue::pop() {
-  if (from_sorted()) {
-    ++next_;
-  } else {
-    raised_.pop();
-  }
-}
-
 // By level, ties by `seq` (the order added), in two steps:
 //  * a least-significant-digit radix sort, a byte a pass, on the levels rounded to float precision
 //    (non-negative floats order as their bit patterns): four passes at most instead of a double's

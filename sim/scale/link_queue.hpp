@@ -36,7 +36,15 @@ class LinkQueue {
   void sort();
   bool empty() const { return next_ == sorted_.size() && raised_.empty(); }
   const LinkLevel& top() const { return from_sorted() ? sorted_[next_] : raised_.top(); }
-  void pop();
+  // Inline beside top(): the solve calls the two in a row, so the compiler decides once where the
+  // top comes from (out of line, `pop` was 3.6 % of a run at P = 1,048,576).
+  void pop() {
+    if (from_sorted()) {
+      ++next_;
+    } else {
+      raised_.pop();
+    }
+  }
   // `link` again, with a level no lower than the one it was taken at.
   void raise(const LinkLevel& link) { raised_.push(link); }
 
