@@ -6,6 +6,7 @@
 #include "algorithms/errors.hpp"
 #include "algorithms/output_file.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/batching_error.hpp"
 #include "sim/report.hpp"
 #include "sim/tune/library_rules.hpp"
 #include "sim/tune/map_svg.hpp"
@@ -26,17 +27,43 @@ std::string block_heading(const std::optional<std::int64_t>& block) {
   return block ? "S=" + std::to_string(*block) : "all S";
 }
 
-std::string cell_text(const Cell& cell) {
+// The best leads the runner-up by less than the batching error could move them
+// (sim/batching_error.hpp): the sweep does not rank them.
+bool too_close(const Cell& cell, double bound) {
+  const auto lead = cell.lead();
+  return lead && *lead < 1 + bound;
+}
+
+std::string cell_text(const Cell& cell, double bound) {
   if (cell.missing()) {
     if (cell.failed == 0) return "-";
     return "- (" + std::to_string(cell.failed) +
            (cell.failed == 1 ? " failed check)" : " failed checks)");
   }
   const auto speedup = cell.speedup();
-  return short_config(cell.best->config) + (speedup ? "  " + speedup_text(*speedup) : "");
+  return short_config(cell.best->config) + (speedup ? "  " + speedup_text(*speedup) : "") +
+         (too_close(cell, bound) ? " *" : "");
 }
 
-void print_map(std::ostream& out, const TuningMap& map) {
+// Under a map of scale-engine rows: which cells the batching error could change, and how to
+// settle them.
+void print_close_calls(std::ostream& out, const TuningMap& map, double tolerance, double bound) {
+  int close = 0;
+  for (const Cell& cell : map.cells)
+    close += too_close(cell, bound) ? 1 : 0;
+  if (close == 0) return;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%d cell(s) marked *: the runner-up is within %.1f %% of the best, closer than "
+                "the scale engine's\nbatching error at simulation.tolerance %g (--tolerance): "
+                "rerun those points with simulation.tolerance\n0.01 to rank them "
+                "(docs/simulation.md, \"How close is too close\")\n",
+                close, 100 * bound, tolerance);
+  out << text;
+}
+
+void print_map(std::ostream& out, const TuningMap& map, double tolerance) {
+  const double bound = a2a::sim::batching_error_bound(map.key.engine, tolerance);
   out << "# " << map.key.describe()
       << "\n# per (P, S): the configuration with the lowest predicted time and its speed-up over "
          "vendor (vendor's time / its; '-': no usable row)\n";
@@ -47,7 +74,7 @@ void print_map(std::ostream& out, const TuningMap& map) {
   for (size_t p = 0; p < map.ranks.size(); ++p) {
     std::vector<std::string> row = {std::to_string(map.ranks[p])};
     for (size_t s = 0; s < map.blocks.size(); ++s)
-      row.push_back(cell_text(map.at(p, s)));
+      row.push_back(cell_text(map.at(p, s), bound));
     table.add(row);
   }
   table.print(out);
@@ -68,6 +95,7 @@ void print_map(std::ostream& out, const TuningMap& map) {
   }
   if (missing) out << missing << " cell(s) without a usable measurement: shown as '-'\n";
   if (without_vendor) out << without_vendor << " cell(s) without a vendor row: no speed-up\n";
+  print_close_calls(out, map, tolerance, bound);
 }
 
 // The texts of every requested output, made before anything is printed or written: an output
@@ -135,7 +163,7 @@ int run_tune(const TuneOptions& options) {
   std::cout << "# a2a tune: " << sources << "\n";
   for (const TuningMap& map : maps) {
     std::cout << "\n";
-    print_map(std::cout, map);
+    print_map(std::cout, map, options.tolerance);
   }
   if (outputs.empty()) return 0;
   for (const Output& output : outputs) {

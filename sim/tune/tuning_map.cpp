@@ -29,6 +29,11 @@ std::optional<double> Cell::speedup() const {
   return *vendor_seconds / best->predicted_seconds;
 }
 
+std::optional<double> Cell::lead() const {
+  if (!best || !runner_up || best->predicted_seconds <= 0) return std::nullopt;
+  return runner_up->predicted_seconds / best->predicted_seconds;
+}
+
 std::string TuningMap::workload_at(size_t s) const {
   return blocks[s] ? substitute_block(key.workload, *blocks[s]) : key.workload;
 }
@@ -119,7 +124,12 @@ Cell make_cell(int ranks, std::optional<std::int64_t> block,
       continue;
     }
     if (config == "vendor") cell.vendor_seconds = row->predicted_seconds;
-    if (!cell.best || better(*row, *cell.best)) cell.best = row;
+    if (!cell.best || better(*row, *cell.best)) {
+      cell.runner_up = cell.best;
+      cell.best = row;
+    } else if (!cell.runner_up || better(*row, *cell.runner_up)) {
+      cell.runner_up = row;
+    }
   }
   return cell;
 }

@@ -35,8 +35,9 @@ struct GroupFilter {
 
 struct Cell {
   int ranks = 0;
-  std::optional<std::int64_t> block;  // S
-  const SweepRow* best = nullptr;     // empty: missing (no row, or every row failed its check)
+  std::optional<std::int64_t> block;    // S
+  const SweepRow* best = nullptr;       // empty: missing (no row, or every row failed its check)
+  const SweepRow* runner_up = nullptr;  // the next best configuration whose check passed, if any
   std::optional<double> vendor_seconds;
   std::vector<const SweepRow*> measured;  // one row per configuration (the first listed)
   int failed = 0;                         // measured rows whose check failed
@@ -44,6 +45,8 @@ struct Cell {
   bool missing() const { return best == nullptr; }
   // vendor / best, when a vendor row passed here.
   std::optional<double> speedup() const;
+  // runner-up / best: how far the best leads, when a second configuration passed here.
+  std::optional<double> lead() const;
 };
 
 struct TuningMap {

@@ -86,6 +86,29 @@ TEST_CASE("best per cell: lowest predicted time, failed checks ignored, missing 
   CHECK(cell(map, 16, 64).failed == 1);
 }
 
+TEST_CASE("runner-up per cell: the next best passing configuration and how far the best leads") {
+  const std::vector<SweepRow> rows = {
+      row(4, 16, "parlogna:radix=4", 1.1e-5),
+      row(4, 16, "parlogna:radix=2", 1e-5),
+      row(4, 16, "parlogna:radix=8", 0.5e-5, "FAIL: rank 1 differs"),  // ignored
+      row(4, 16, "spread_out", 1.05e-5),
+      row(16, 16, "parlogna:radix=2", 2e-5),  // alone: no runner-up
+      row(4, 64, "parlogna:radix=2", 2e-5),   // best until spread_out, then the runner-up
+      row(4, 64, "spread_out", 1e-5),
+  };
+  const TuningMap map = build_maps(rows, {}).front();
+  const Cell& shared = cell(map, 4, 16);
+  CHECK(shared.best->config == "parlogna:radix=2");
+  REQUIRE(shared.runner_up != nullptr);
+  CHECK(shared.runner_up->config == "spread_out");
+  CHECK(*shared.lead() == doctest::Approx(1.05));
+  REQUIRE(cell(map, 4, 64).runner_up != nullptr);
+  CHECK(cell(map, 4, 64).runner_up->config == "parlogna:radix=2");
+  CHECK(*cell(map, 4, 64).lead() == doctest::Approx(2.0));
+  CHECK(cell(map, 16, 16).runner_up == nullptr);
+  CHECK_FALSE(cell(map, 16, 16).lead().has_value());
+}
+
 TEST_CASE("a configuration listed again: the first row is kept, as a2a sweep --merge does") {
   const std::vector<SweepRow> rows = {row(4, 16, "vendor", 3e-5), row(4, 16, "spread_out", 5e-5),
                                       row(4, 16, "spread_out", 1e-5)};
