@@ -17,9 +17,9 @@ std::vector<std::size_t> within_bound_of_fastest(const std::vector<double>& pred
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return predicted[a] < predicted[b]; });
   if (bound <= 0 || order.size() < 2) return {};
-  const double limit = predicted[order.front()] * (1 + bound);
   std::size_t close = 1;
-  while (close < order.size() && predicted[order[close]] < limit)
+  while (close < order.size() &&
+         within_bound(predicted[order.front()], predicted[order[close]], bound))
     ++close;
   if (close < 2) return {};
   order.resize(close);

@@ -15,6 +15,11 @@ namespace a2a::sim {
 // 0.01 + 0.5 x tolerance is fitted to those two maxima; other tolerances were not measured.
 double batching_error_bound(const std::string& engine, double tolerance);
 
+// `other` is too close to `fastest` to rank by a prediction that may err by `bound`.
+inline bool within_bound(double fastest, double other, double bound) {
+  return bound > 0 && other < fastest * (1 + bound);
+}
+
 // The configurations, by index into `predicted`, whose prediction is within `bound` of the
 // fastest (predicted < fastest x (1 + bound)), the fastest first, then by prediction; empty when
 // no other configuration is that close.

@@ -30,8 +30,9 @@ std::string block_heading(const std::optional<std::int64_t>& block) {
 // The best leads the runner-up by less than the batching error could move them
 // (sim/batching_error.hpp): the sweep does not rank them.
 bool too_close(const Cell& cell, double bound) {
-  const auto lead = cell.lead();
-  return lead && *lead < 1 + bound;
+  return cell.best && cell.runner_up &&
+         a2a::sim::within_bound(cell.best->predicted_seconds, cell.runner_up->predicted_seconds,
+                                bound);
 }
 
 std::string cell_text(const Cell& cell, double bound) {
