@@ -44,9 +44,9 @@ std::string names(const std::vector<std::string>& columns) {
 }  // namespace
 
 const std::vector<std::string>& identity_columns() {
-  static const std::vector<std::string> columns = {"platform",       "engine",    "ranks",
-                                                   "ranks_per_node", "workload",  "block_bytes",
-                                                   "vendor",         "algorithm", "config"};
+  static const std::vector<std::string> columns = {
+      "platform",    "engine", "ranks",     "ranks_per_node", "workload",
+      "block_bytes", "vendor", "tolerance", "algorithm",      "config"};
   return columns;
 }
 
@@ -86,6 +86,7 @@ RowCells identity_cells(const RowIdentity& identity, const Configuration& config
           identity.workload,
           identity.block_bytes,
           identity.vendor,
+          identity.engine == "scale" ? csv_number(identity.tolerance) : "",
           config.algorithm->name,
           config.spec()};
 }

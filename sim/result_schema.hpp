@@ -26,9 +26,13 @@ struct RowIdentity {
   std::string workload;     // the resolved spec
   std::string block_bytes;  // a sweep's S; empty without a block_bytes axis (and in a run)
   std::string vendor;       // the MPI library `vendor` models (openmpi or mpich)
+  // simulation.tolerance of the scale engine's batched solve; the SimGrid engine solves exactly
+  // and its rows leave the column empty. `a2a tune` takes its batching error from it.
+  double tolerance = 0;
 };
 
-// platform, engine, ranks, ranks_per_node, workload, block_bytes, vendor, algorithm, config.
+// platform, engine, ranks, ranks_per_node, workload, block_bytes, vendor, tolerance, algorithm,
+// config.
 const std::vector<std::string>& identity_columns();
 // predicted_seconds ... check: what the simulation measured.
 const std::vector<std::string>& measure_columns();

@@ -143,9 +143,14 @@ ScenarioSummary PreparedScenario::summary() const {
 
 RowIdentity PreparedScenario::row_identity() const {
   // The platform and workload as the scenario gives them, as a sweep's rows name them.
-  return {scenario.platform,         scenario.engine,   scenario.ranks,
-          platform.ranks_per_node,   scenario.workload, "",
-          scenario.simulation.vendor};
+  return {scenario.platform,
+          scenario.engine,
+          scenario.ranks,
+          platform.ranks_per_node,
+          scenario.workload,
+          "",
+          scenario.simulation.vendor,
+          scenario.simulation.tolerance};
 }
 
 std::vector<RowCells> result_rows(const PreparedScenario& prepared, const Simulated& simulated) {

@@ -149,10 +149,10 @@ class Planner {
       row.group = group;
       row.point = point;
       row.workload = plan_.points[point].scenario.workload;
-      row.identity =
-          identity_cells({sim.platform_name, sim.engine, sim.ranks, sim.platform.ranks_per_node,
-                          row.workload, plan_.points[point].block_bytes, sim.options.vendor},
-                         item.config);
+      row.identity = identity_cells(
+          {sim.platform_name, sim.engine, sim.ranks, sim.platform.ranks_per_node, row.workload,
+           plan_.points[point].block_bytes, sim.options.vendor, sim.options.tolerance},
+          item.config);
       if (!keys_.insert(row_key(row.identity)).second) continue;  // named twice in the sweep
       row.planned = std::move(item);
       plan_.rows.push_back(std::move(row));

@@ -30,14 +30,31 @@ int parse_count(const std::string& text, const std::string& column) {
   return static_cast<int>(std::min<std::int64_t>(parse_integer(text, column, 1), INT32_MAX));
 }
 
-double parse_seconds(const std::string& text, const std::string& column) {
+// A finite number >= 0 (`what` names what the column holds, for the error).
+double parse_nonnegative(const std::string& text, const std::string& column, const char* what) {
   char* end = nullptr;
   errno = 0;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(value) ||
       value < 0) {
-    throw InputError("column '" + column + "': '" + text + "' is not a time in seconds >= 0");
+    throw InputError("column '" + column + "': '" + text + "' is not " + what);
   }
+  return value;
+}
+
+double parse_seconds(const std::string& text, const std::string& column) {
+  return parse_nonnegative(text, column, "a time in seconds >= 0");
+}
+
+// The scale engine's rows say the simulation.tolerance they were simulated at; the SimGrid
+// engine's leave it empty (it solves exactly).
+std::optional<double> parse_tolerance(const std::string& text, const std::string& engine) {
+  if (text.empty()) {
+    if (engine == "scale") throw InputError("column 'tolerance' is empty on a scale-engine row");
+    return std::nullopt;
+  }
+  const double value = parse_nonnegative(text, "tolerance", "a number in [0, 1]");
+  if (value > 1) throw InputError("column 'tolerance': '" + text + "' is not a number in [0, 1]");
   return value;
 }
 
@@ -52,7 +69,7 @@ SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
   auto field = [&](const std::string& name) -> const std::string& {
     const auto at = std::find(columns.begin(), columns.end(), name) - columns.begin();
     const std::string& text = cells.at(static_cast<size_t>(at));
-    if (text.empty() && name != "block_bytes") {
+    if (text.empty() && name != "block_bytes" && name != "tolerance") {
       throw InputError("column '" + name + "' is empty");
     }
     return text;
@@ -65,6 +82,7 @@ SweepRow typed_row(const sim::RowCells& cells, const std::string& where) {
   row.workload = field("workload");
   row.block_bytes = parse_block(field("block_bytes"));
   row.vendor = field("vendor");
+  row.tolerance = parse_tolerance(field("tolerance"), row.engine);
   row.algorithm = field("algorithm");
   row.config = field("config");
   // A configuration the catalog does not know (a hand-edited or foreign CSV) would be copied into

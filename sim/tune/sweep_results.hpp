@@ -17,6 +17,8 @@ struct SweepRow {
   std::string workload;                     // the resolved spec, S substituted ("uniform:max=1024")
   std::optional<std::int64_t> block_bytes;  // S; empty when the sweep has no block-size axis
   std::string vendor;                       // the MPI library `vendor` modelled
+  std::optional<double> tolerance;          // the scale engine's simulation.tolerance; empty for
+                                            // the SimGrid engine, which solves exactly
   std::string algorithm;                    // catalog name ("parlogna")
   std::string config;                       // a spec configure() accepts ("parlogna:radix=4")
   double predicted_seconds = 0;

@@ -24,9 +24,8 @@ inline CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
                    "use only this workload (template such as uniform:max={S}, or family name)");
   tune->add_option("--vendor", options.filter.vendor,
                    "use only the rows of this MPI library (openmpi or mpich)");
-  tune->add_option("--tolerance", options.tolerance,
-                   "the simulation.tolerance of the sweep's scale-engine rows (default 0.05, the "
-                   "scenarios' default): cells the batching error could change are marked *")
+  tune->add_option("--tolerance", options.filter.tolerance,
+                   "use only the scale-engine rows simulated at this simulation.tolerance")
       ->check(cli::number_in(0, 1));
   cli::add_output_option(*tune, "--svg", options.svg, "write the map as an SVG heatmap");
   cli::add_output_option(*tune, "--area-svg", options.area_svg,

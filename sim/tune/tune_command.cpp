@@ -48,7 +48,7 @@ std::string cell_text(const Cell& cell, double bound) {
 
 // Under a map of scale-engine rows: which cells the batching error could change, and how to
 // settle them.
-void print_close_calls(std::ostream& out, const TuningMap& map, double tolerance, double bound) {
+void print_close_calls(std::ostream& out, const TuningMap& map, double bound) {
   int close = 0;
   for (const Cell& cell : map.cells)
     close += too_close(cell, bound) ? 1 : 0;
@@ -56,15 +56,16 @@ void print_close_calls(std::ostream& out, const TuningMap& map, double tolerance
   char text[400];
   std::snprintf(text, sizeof text,
                 "%d cell(s) marked *: the runner-up is within %.1f %% of the best, closer than "
-                "the scale engine's\nbatching error at simulation.tolerance %g (--tolerance): "
+                "the scale engine's\nbatching error at the rows' simulation.tolerance %g: "
                 "rerun those points with simulation.tolerance\n0.01 to rank them "
                 "(docs/simulation.md, \"How close is too close\")\n",
-                close, 100 * bound, tolerance);
+                close, 100 * bound, map.key.tolerance.value_or(0));
   out << text;
 }
 
-void print_map(std::ostream& out, const TuningMap& map, double tolerance) {
-  const double bound = a2a::sim::batching_error_bound(map.key.engine, tolerance);
+void print_map(std::ostream& out, const TuningMap& map) {
+  const double bound =
+      a2a::sim::batching_error_bound(map.key.engine, map.key.tolerance.value_or(0));
   out << "# " << map.key.describe()
       << "\n# per (P, S): the configuration with the lowest predicted time and its speed-up over "
          "vendor (vendor's time / its; '-': no usable row)\n";
@@ -96,7 +97,7 @@ void print_map(std::ostream& out, const TuningMap& map, double tolerance) {
   }
   if (missing) out << missing << " cell(s) without a usable measurement: shown as '-'\n";
   if (without_vendor) out << without_vendor << " cell(s) without a vendor row: no speed-up\n";
-  print_close_calls(out, map, tolerance, bound);
+  print_close_calls(out, map, bound);
 }
 
 // The texts of every requested output, made before anything is printed or written: an output
@@ -157,14 +158,14 @@ int run_tune(const TuneOptions& options) {
     throw InputError(sources + " holds " + std::to_string(maps.size()) + " groups (" +
                      joined(groups, "; ") +
                      "); an output file describes one: choose it with --platform, --engine, "
-                     "--ranks-per-node, --workload or --vendor");
+                     "--ranks-per-node, --workload, --vendor or --tolerance");
   }
   const std::vector<Output> outputs =
       wants_files(options) ? make_outputs(options, maps.front(), sources) : std::vector<Output>{};
   std::cout << "# a2a tune: " << sources << "\n";
   for (const TuningMap& map : maps) {
     std::cout << "\n";
-    print_map(std::cout, map, options.tolerance);
+    print_map(std::cout, map);
   }
   if (outputs.empty()) return 0;
   for (const Output& output : outputs) {

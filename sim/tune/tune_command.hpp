@@ -14,9 +14,6 @@ struct TuneOptions {
   std::vector<std::string> sweeps;  // CSV or JSON files of `a2a sweep`
   GroupFilter filter;
   std::string svg, area_svg, table, ompi, mpich;  // outputs; empty: not written
-  // The simulation.tolerance the sweep's scale-engine rows were simulated at (rows do not record
-  // it): cells whose best leads by less than its batching error are marked.
-  double tolerance = 0.05;
 };
 
 // Prints the maps and writes the requested files, each through a temporary name. Every file's

@@ -7,12 +7,14 @@
 #include <sstream>
 
 #include "algorithms/errors.hpp"
+#include "sim/result_schema.hpp"
 
 namespace a2a::tune {
 
 std::string GroupKey::describe() const {
   return "platform " + platform + ", engine " + engine + ", " + std::to_string(ranks_per_node) +
-         " ranks per node, workload " + workload + ", vendor " + vendor;
+         " ranks per node, workload " + workload + ", vendor " + vendor +
+         (tolerance ? ", tolerance " + sim::csv_number(*tolerance) : "");
 }
 
 bool GroupFilter::matches(const GroupKey& key) const {
@@ -20,7 +22,7 @@ bool GroupFilter::matches(const GroupKey& key) const {
   return (platform.empty() || platform == key.platform) &&
          (engine.empty() || engine == key.engine) &&
          (ranks_per_node == 0 || ranks_per_node == key.ranks_per_node) &&
-         (vendor.empty() || vendor == key.vendor) &&
+         (vendor.empty() || vendor == key.vendor) && (!tolerance || tolerance == key.tolerance) &&
          (workload.empty() || workload == key.workload || workload == family);
 }
 
@@ -96,8 +98,9 @@ std::string short_config(const std::string& config) {
 namespace {
 
 GroupKey key_of(const SweepRow& row) {
-  return {row.platform, row.engine, row.ranks_per_node,
-          workload_template(row.workload, row.block_bytes), row.vendor};
+  return {row.platform,       row.engine,
+          row.ranks_per_node, workload_template(row.workload, row.block_bytes),
+          row.vendor,         row.tolerance};
 }
 
 // Lower predicted time first; on a tie the vendor's own call (nothing to change), then by name.

@@ -18,18 +18,21 @@ struct GroupKey {
   std::string platform;
   std::string engine;
   int ranks_per_node = 0;
-  std::string workload;  // the template: the workload spec with "{S}" for block_bytes
-  std::string vendor;    // the MPI library: `vendor` and the speed-ups are its
+  std::string workload;             // the template: the workload spec with "{S}" for block_bytes
+  std::string vendor;               // the MPI library: `vendor` and the speed-ups are its
+  std::optional<double> tolerance;  // the scale engine's simulation.tolerance (its batching error)
   auto operator<=>(const GroupKey&) const = default;
-  // "platform polaris, engine scale, 32 ranks per node, workload uniform:max={S}, vendor mpich"
+  // "platform polaris, engine scale, 32 ranks per node, workload uniform:max={S}, vendor mpich,
+  // tolerance 0.05"
   std::string describe() const;
 };
 
 // Narrows the sweep to some groups (a2a tune --platform/--engine/--ranks-per-node/--workload/
-// --vendor).
+// --vendor/--tolerance).
 struct GroupFilter {
   std::string platform, engine, workload, vendor;  // empty: any; workload: template or family
   int ranks_per_node = 0;                          // 0: any
+  std::optional<double> tolerance;                 // empty: any
   bool matches(const GroupKey& key) const;
 };
 

@@ -18,13 +18,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GRID = os.path.join(HERE, "grid.yaml")  # 18 rows, scale engine
 GRID_ROWS = 18
 SIMGRID = os.path.join(HERE, "grid_simgrid.yaml")  # 12 rows, SimGrid engine
-COLUMNS = ("platform,engine,ranks,ranks_per_node,workload,block_bytes,vendor,algorithm,config,"
+COLUMNS = ("platform,engine,ranks,ranks_per_node,workload,block_bytes,vendor,tolerance,algorithm,"
+           "config,"
            "predicted_seconds,fastest_rank_seconds,median_rank_seconds,rounds,messages_per_rank,"
            "bytes_per_rank,meta_messages_per_rank,temp_peak_bytes,working_bytes,wait_seconds_mean,"
            "copy_seconds_mean,intra_node_bytes,inter_node_bytes,simulator_wall_seconds,check"
            ).split(",")
 IDENTITY = ["platform", "engine", "ranks", "ranks_per_node", "workload", "block_bytes", "vendor",
-            "config"]
+            "tolerance", "config"]
 
 
 class Failure(Exception):
@@ -106,6 +107,8 @@ def case_grid(args):
                                           "parlogna:radix=16", "scattered:batch=4"}, "configs")
     check(all(float(r["predicted_seconds"]) > 0 for r in rows), "predicted_seconds")
     check(all(r["workload"] == "uniform:max=" + r["block_bytes"] for r in rows), "{S}")
+    # The scale engine's rows say the tolerance they were simulated at (the scenarios' default).
+    check(all(r["tolerance"] == "0.05" for r in rows), "tolerance column")
     sweep(args, GRID, "--out", "out.json")
     document = json.load(open("out.json"))
     check(document["sweep"] == GRID, "JSON: sweep")
@@ -269,6 +272,8 @@ def case_jobs(args):
         sweep(args, grid, "--out", "two.csv", "--jobs", "2")
         one, two = read_csv("one.csv"), read_csv("two.csv")
         check(len(one) > 0 and all(r["check"] in ("-", "pass") for r in one), "checks")
+        # The SimGrid engine solves exactly: its rows leave the tolerance empty.
+        check(all((r["tolerance"] == "") == (r["engine"] == "simgrid") for r in one), "tolerance")
         same_rows(one, two, f"{os.path.basename(grid)}: --jobs 1 vs 2")
         os.remove("one.csv")
         os.remove("two.csv")

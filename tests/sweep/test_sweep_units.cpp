@@ -26,7 +26,7 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 RowCells sample_row(const std::string& config, const std::string& workload) {
-  RowCells row = {"tiny", "scale", "8", "4", workload, "64", "openmpi", "parlogna", config};
+  RowCells row = {"tiny", "scale", "8", "4", workload, "64", "openmpi", "0.05", "parlogna", config};
   REQUIRE(row.size() == identity_columns().size());
   for (size_t i = row.size(); i < result_columns().size() - 1; ++i)
     row.push_back(csv_number(static_cast<double>(i) * 0.25e-6));  // as the CSV writes numbers
@@ -100,7 +100,7 @@ TEST_CASE("an output of another a2a version is refused with one line saying what
              "predicted_seconds,check\ntiny,scale,8,4,uniform,,vendor,vendor,1e-05,-\n");
   CHECK_THROWS_WITH_AS(read_rows(path),
                        doctest::Contains(":1: written by another version of a2a (no column "
-                                         "vendor, fastest_rank_seconds"),
+                                         "vendor, tolerance, fastest_rank_seconds"),
                        InputError);
   std::filesystem::remove(path);
 }

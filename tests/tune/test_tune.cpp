@@ -151,6 +151,23 @@ TEST_CASE("groups: each MPI library of a sweep (vendor a grid key) is its own ma
   CHECK(build_maps(rows, filter).front().cells.front().best->config == "vendor");
 }
 
+TEST_CASE("groups: rows simulated at different tolerances are different maps") {
+  std::vector<SweepRow> rows = {row(4, 16, "vendor", 1e-5), row(4, 16, "vendor", 1.1e-5)};
+  rows[0].tolerance = 0.05;
+  rows[1].tolerance = 0.01;
+  const std::vector<TuningMap> maps = build_maps(rows, {});
+  REQUIRE(maps.size() == 2);
+  CHECK(maps[0].key.describe().ends_with(", vendor openmpi, tolerance 0.01"));
+  CHECK(maps[1].key.describe().ends_with(", vendor openmpi, tolerance 0.05"));
+  GroupFilter filter;
+  filter.tolerance = 0.05;
+  const std::vector<TuningMap> chosen = build_maps(rows, filter);
+  REQUIRE(chosen.size() == 1);
+  CHECK(chosen.front().cells.front().best->predicted_seconds == 1e-5);
+  filter.tolerance = 0.2;
+  CHECK_THROWS_AS(build_maps(rows, filter), InputError);
+}
+
 TEST_CASE("geometric midpoints between grid values") {
   CHECK(geometric_bounds({4, 16}) == std::vector<std::int64_t>{8});
   CHECK(geometric_bounds({64, 256, 1024}) == std::vector<std::int64_t>{128, 512});
