@@ -31,9 +31,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "data", "measured")
 # What `vendor` stands for on each machine (sim/vendor_model.hpp): Cray MPICH 8.1.16 on Polaris as
-# measured at P = 2,048 (`cray-mpich`); Fujitsu MPI (Open MPI based) on Fugaku; Cray MPICH on Theta
-# (Fan et al., HPDC 2022, §4), with no alltoallv measurement to fit it to: MPICH's default assumed.
-VENDOR = {"polaris": "cray-mpich", "fugaku": "openmpi", "theta": "mpich"}
+# measured at P = 2,048 (`cray-mpich`); Fujitsu MPI (Open MPI based) on Fugaku as Fan et al.,
+# HPDC 2025, §5.3, Fig. 11 measured it, like Open MPI's pairwise exchange (`fujitsu-mpi`); Cray
+# MPICH on Theta (Fan et al., HPDC 2022, §4), with no alltoallv measurement to fit it to: MPICH's
+# default assumed.
+VENDOR = {"polaris": "cray-mpich", "fugaku": "fujitsu-mpi", "theta": "mpich"}
 RADICES = [2, 3, 4, 8, 16, 32, 64]
 PARLINNA_RADICES = [2, 4, 8]
 BATCHES = [2, 8, 32, 256, 1024]
@@ -476,8 +478,37 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | machine | from measurements of the machine | from published specifications | assumed |
 |---|---|---|---|
 | polaris | injection `latency` 1.5 us: fitted to MPICH's scattered algorithm with batch 1 at P = 2,048, 128 B (8.80 ms measured, 8.65 ms predicted now; the benchmark logs published with Fan et al.'s code, data/measured/fan2025_polaris_logs.csv); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1; 1.84 ms predicted now); `nic_message_time` 0: bounded by the same logs (spread_out's 65,504 messages per node took 2.41 ms, about the CPU time to post them); `vendor` = `cray-mpich`, scattered with batch 1 waiting for its receives only: chosen on Cray MPICH's measured MPI_Alltoallv at P = 2,048 (rows `logv-*-vendor`) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold, `inject_size` 192 B and hardware matching, so `match_time` 0 (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); other latencies; `message_overhead` 0.5 us |
-| fugaku | nothing: every Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`) | `nic_message_time` 200 ns (once derived from Polaris's vendor time at P = 8,192, a derivation the P = 2,048 logs no longer support on Polaris), `match_time` 10 ns, `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
+| fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`) | `match_time` 10 ns, `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
+
+## Fugaku's vendor and NIC time (stop 41)
+
+Until stop 40, `vendor` on Fugaku stood for Open MPI 4.1's fixed rule (basic linear from 1,024
+ranks up) and the NIC time per message (200 ns) was carried over from an abandoned Polaris
+derivation, with every Fugaku point kept for validation. Both contradicted what Fan et al. measured
+on Fugaku:
+
+- §5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv performs "similar" to the pairwise and exclusive-or
+  algorithms, and Open MPI's linear algorithm "the worst, particularly for larger P". The
+  `fujitsu-mpi` vendor is therefore Open MPI's pairwise exchange at every P (also Open MPI 4.0's
+  fixed decision for alltoallv; sim/vendor_model.hpp).
+- §5.1, Fig. 6: at P = 2,048 and small blocks the best radix is "around 2" and time grows with the
+  radix; a2a picked radix 16, with radix 2 the slowest of 2-16 (`f25-12-fugaku`). Radix 2 moves
+  the most bytes and sends the fewest messages, so on a machine where it wins a message must cost
+  more than its bytes: a per-node cost of about a microsecond, not 200 ns.
+- The pairwise exchange at P = 8,192 takes 8,191 steps, each passing one message per rank, 32 per
+  node, through the node's NIC; the measured 408 ms (`time-3`) is 1.56 us per message per node. That
+  is now the `fugaku` preset's `nic_message_time`, calibrated on that one point (`time-3` is
+  marked `calibration`; a2a predicts 407 ms for it), so every other Fugaku row stays a validation
+  point.
+
+What moved: `f25-12-fugaku` (best radix at P = 2,048) from 16 to 3, within one step of the measured
+2; `time-4` (ParLogNa radix 2 at P = 8,192) from 5.12 to 5.78 ms against 5.79 ms measured;
+`f25-02` from 150x to 99.5x against 70.5x, still a miss (a2a's best radix there is 8, at 4.09 ms);
+`f25-04` from 5.14x to 4.31x against 7.26x, still a miss; ParLinNa's `f25-26` from 28x to 29.7x
+and `f25-27` from 0.905x to 0.78x, still misses (staggered's 4,064 inter-node messages per rank,
+130,048 per node, now take its NIC 203 ms at P = 4,096, whatever the block size). Polaris and
+Theta rows are unchanged.
 
 ## Rerun in stop 39
 
@@ -557,18 +588,22 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   the slow mode), which also makes `log-16-bruck_basic` (2.2 ms median, 0.35 ms fastest run, a2a
   0.32 ms) and `logv-16-parlogna-radix` (median best at radix 6, fastest runs best at radix 2, a2a
   2) misses.
-- *The paper's best radix at P = 2,048 and 16 B* (f25-12, "around 2"): a2a's ParLogNa (no barrier)
-  picks 4 on Polaris and 16 on Fugaku; with the logged code's barrier it picks 2 on Polaris
-  (`logv-16-parlogna`). Whether the paper's Fig. 6 was measured with a barrier is not known.
+- *The paper's best radix at P = 2,048 and 16 B on Polaris* (f25-12-polaris, "around 2"): a2a's
+  ParLogNa (no barrier) picks 4; with the logged code's barrier it picks 2 (`logv-16-parlogna`).
+  Whether the paper's Fig. 6 was measured with a barrier is not known.
 - *Speed-ups over the vendor at 1 KiB and on Fugaku* (f25-02, f25-03, f25-04): on Polaris at 1 KiB
   ParLogNa's best (radix 32) is predicted 38 ms, bound by the preset's assumed group structure (it
-  moves about 370 MB per node); on Fugaku a2a's best radix is 64 (a2a favours larger radices than
-  measured there, the trend of f25-12), and the vendor there is Open MPI's linear algorithm, which
-  Fujitsu MPI may not run.
-- *ParLinNa on Fugaku* (f25-26, f25-27): coalesced over staggered is 28x against 17.1x at 16 B,
-  and at 16 KiB a2a has coalesced 1.10x faster where staggered was measured 1.23x faster. Fugaku's
-  per-message costs (`message_overhead` 1 us, `nic_message_time` 200 ns) are assumed, and every
-  Fugaku point is kept for validation.
+  moves about 370 MB per node). On Fugaku at P = 8,192 the vendor's time is the calibrated one
+  (407 ms), so these ratios test ParLogNa's best: at 16 B a2a's best radix is 8 (4.09 ms), 1.4x
+  faster than the 5.79 ms measured for the paper's ideal radix (radix 2, which a2a predicts at
+  5.78 ms); at 1 KiB it is radix 64 (94 ms), where the measured ratio puts the best near 56 ms
+  if Fujitsu MPI took as long at 1 KiB as at 16 B (its 1 KiB time is not printed).
+- *ParLinNa on Fugaku* (f25-26, f25-27): coalesced over staggered is 29.7x against 17.1x at 16 B,
+  and at 16 KiB a2a has coalesced 1.28x faster where staggered was measured 1.23x faster.
+  Staggered sends 32 times as many inter-node messages as coalesced, and each costs the node's
+  NIC 1.56 us, a time calibrated on the pairwise vendor's one message per rank per step; with
+  Q messages of one rank's batch in flight at once the real NIC may overlap more of them. The
+  matching cost (10 ns per posted receive searched) is assumed.
 - *Linear exchanges at 1 KiB on Polaris* (`log-1024-batched`, `log-*-bruck`): scattered with batch 32
   and spread_out are predicted 1.3-1.7x slower than measured at 1 KiB (6.6 and 5.5 ms against 3.9 and
   4.1 ms), so their ratios to batch 1 and to Bruck come out low. With the job's 64 nodes packed 16
@@ -600,8 +635,9 @@ Absolute times: the papers print the times without a unit ("51.8/1.78 = 29x"); m
 assumed, the only plausible unit. Where a paper reports an algorithm "with its ideal parameters",
 a2a takes the best over a grid (the configuration column shows which won). A claim is "not run"
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
-2-core development machine the P = 16,384 claims take hours and more memory than the scale
-engine's guard allows (16 GiB): Open MPI's linear algorithm at P = 16,384 needs about 64 GiB.
+2-core development machine the P = 16,384 claims take hours (Fujitsu MPI's pairwise exchange alone
+is 268 million messages), and the scattered grid's batch of P - 1 posts every message at once:
+about 64 GiB, more than the scale engine's guard allows (16 GiB).
 """
 
 

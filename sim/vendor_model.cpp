@@ -8,7 +8,7 @@
 namespace a2a::sim {
 
 const std::vector<std::string>& vendor_names() {
-  static const std::vector<std::string> names = {"openmpi", "mpich", "cray-mpich"};
+  static const std::vector<std::string> names = {"openmpi", "mpich", "cray-mpich", "fujitsu-mpi"};
   return names;
 }
 
@@ -41,6 +41,7 @@ Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_nod
   if (mpi == "mpich") return configure("scattered:batch=32", ranks, ranks_per_node);
   if (mpi == "cray-mpich")
     return configure("scattered:batch=1,lazy_sends=1", ranks, ranks_per_node);
+  if (mpi == "fujitsu-mpi") return configure("ompi_pairwise", ranks, ranks_per_node);
   throw InvalidParameter("vendor '" + mpi + "' is not modeled (known: " + known_vendors() + ")");
 }
 

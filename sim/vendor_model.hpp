@@ -13,7 +13,7 @@ namespace a2a::sim {
 // Known names, for error messages and `a2a list`.
 const std::vector<std::string>& vendor_names();
 
-// The known names as one comma-separated list ("openmpi, mpich, cray-mpich").
+// The known names as one comma-separated list ("openmpi, mpich, cray-mpich, fujitsu-mpi").
 std::string known_vendors();
 
 // "openmpi": Open MPI coll/tuned's fixed decision for alltoallv (communicator size only):
@@ -27,6 +27,14 @@ std::string known_vendors();
 //   batch 1 took 8.41, 8.81, 17.0 ms (its sends above the inject size wait for their
 //   acknowledgement) and batch 32 2.76, 2.85, 4.06 ms, in the same job
 //   (data/measured/fan2025_polaris_logs_alltoallv.csv). Fitted on those three points.
+// "fujitsu-mpi": Fujitsu MPI on Fugaku (Open MPI based; Fan et al., HPDC 2025, §5) as its
+//   measured behaviour and its base say: Open MPI's pairwise exchange at every size. Fan et al.,
+//   §5.3, Fig. 11, measured Fugaku's default MPI_Alltoallv "similar" to the pairwise and exclusive-
+//   or algorithms and Open MPI's linear algorithm "the worst, particularly for larger P"; and
+//   Open MPI 4.0's coll/tuned fixed decision for alltoallv is pairwise whatever the size
+//   ("For starters, just keep the original algorithm", coll_tuned_decision_fixed.c, v4.0.0 to
+//   v4.0.7; the size rules of "openmpi" above came with 4.1.0). Which Open MPI release Fujitsu
+//   MPI 4.12.0 is built on is not published; Fig. 11 is what the choice rests on.
 // Throws InvalidParameter for other names.
 Configuration vendor_choice(const std::string& mpi, int ranks, int ranks_per_node);
 

@@ -287,9 +287,9 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options) {
                    "known: " +
                        known + ")")
       ->delimiter(',');
-  command->add_option(
-      "--vendor", options.vendor,
-      "what `vendor` models for rows without a vendor column (openmpi, mpich, cray-mpich)");
+  command->add_option("--vendor", options.vendor,
+                      "what `vendor` models for rows without a vendor column (openmpi, mpich, "
+                      "cray-mpich, fujitsu-mpi)");
   command->add_option("--folds", options.folds, "held-out folds when there are more than 12 points")
       ->check(cli::number_in(2, 100));
   command->add_option("--iterations", options.iterations, "Levenberg-Marquardt steps per fit")

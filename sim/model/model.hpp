@@ -18,9 +18,9 @@
 namespace a2a::model {
 
 // The cost of `config` on `workload` (P = workload.ranks()) on `machine`. `vendor` is what the
-// `vendor` algorithm stands for (sim/vendor_model.hpp: "openmpi", "mpich" or "cray-mpich"). Throws
-// InvalidParameter for an algorithm without a model and NotApplicable when the workload does not
-// suit the algorithm (a uniform Bruck on unequal blocks).
+// `vendor` algorithm stands for (sim/vendor_model.hpp: "openmpi", "mpich", "cray-mpich" or
+// "fujitsu-mpi"). Throws InvalidParameter for an algorithm without a model and NotApplicable when
+// the workload does not suit the algorithm (a uniform Bruck on unequal blocks).
 Cost model_cost(const Configuration& config, const Workload& workload, const Machine& machine,
                 const std::string& vendor = "openmpi");
 

@@ -124,7 +124,7 @@ TEST_CASE("inject size: a step whose sends outgrow it waits one more α for thei
 
 TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
   // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32; Cray
-  // MPICH (as measured on Polaris): scattered batch 1.
+  // MPICH (as measured on Polaris): scattered batch 1; Fujitsu MPI: pairwise.
   auto at = [](int P, const char* vendor) {
     return cost_of("vendor", *make_workload("constant:size=64", P), hand_machine(), vendor).total();
   };
@@ -133,6 +133,11 @@ TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
   CHECK(at(40, "mpich") == constant("scattered:batch=32", 40, 64).total());
   CHECK(at(40, "cray-mpich") == constant("scattered:batch=1,lazy_sends=1", 40, 64).total());
   CHECK(at(40, "cray-mpich") != at(40, "mpich"));
+  // Fujitsu MPI (as measured on Fugaku, Open MPI 4.0's decision): pairwise at every size, where
+  // Open MPI 4.1's rules pick basic linear.
+  CHECK(at(40, "fujitsu-mpi") == constant("ompi_pairwise", 40, 64).total());
+  CHECK(at(2048, "fujitsu-mpi") == constant("ompi_pairwise", 2048, 64).total());
+  CHECK(at(40, "fujitsu-mpi") != at(40, "openmpi"));
 }
 
 TEST_CASE("radix-2 Bruck: Σ_k (α + m_k·n·β), m_k = |{i < P : bit k of i set}|") {
