@@ -174,8 +174,8 @@ def claims():
         size = workload.split("=")[1]
         family = best_of("parlogna", [authors_parlogna(r) for r in grid])
         out.append(dict(id=f"logv-{size}-parlogna-radix", role="validation", platform="polaris",
-                        ranks=2048, workload=workload, kind="best_radix", a=family, b=None,
-                        measured=best))
+                        ranks=2048, workload=workload, kind="best_param", param="radix", a=family,
+                        b=None, measured=best))
         out.append(dict(id=f"logv-{size}-parlogna", role="validation", platform="polaris",
                         ranks=2048, workload=workload, kind="time", a=family, b=None,
                         measured=radices[best]))
@@ -233,8 +233,53 @@ def claims():
     # §5.1 (Fig. 6): at P = 2,048 and small S the ideal radix is "around 2".
     for platform in ("polaris", "fugaku"):
         out.append(dict(id=f"f25-12-{platform}", role="validation", platform=platform, ranks=2048,
-                        workload=uniform(16), kind="best_radix", a=parlogna_best(), b=None,
-                        measured=2))
+                        workload=uniform(16), kind="best_param", param="radix", a=parlogna_best(),
+                        b=None, measured=2))
+    out += worded_claims()
+    return out
+
+
+def worded_claims():
+    """Claims the papers state in words (trends, winners, crossovers), each turned into a check."""
+    out = []
+    # Fan et al., HPDC 2025, §5.1 trend (1), Fig. 6: at P = 2,048 and S up to 512 B, ParLogNa's
+    # time "exhibits an increasing trend with increasing radices" (16 B is f25-12's grid too).
+    for platform in ("polaris", "fugaku"):
+        for size in (16, 512):
+            out.append(dict(id=f"f25-11-{platform}-{size}", role="validation", platform=platform,
+                            ranks=2048, workload=uniform(size), kind="grows", param="radix",
+                            a=parlogna_best(), b=None, measured=None))
+    # §5.2, Fig. 9: "with S = 512, the ideal B for P = 4,096 ... is 1,024" (staggered: 1,024 is
+    # beyond coalesced's range of N - 1 = 127); the batch of the best (radix, batch) pair.
+    out.append(dict(id="f25-23", role="validation", platform="fugaku", ranks=4096,
+                    workload=uniform(512), kind="best_param", param="batch",
+                    a=parlinna_best("staggered", 4096), b=None, measured=1024))
+    # §5.4, Fig. 13(c): the normal workload (mean 1,000 B, deviation 240 B) at P = 4,096 on Fugaku,
+    # each algorithm with its ideal parameters against MPI_Alltoallv.
+    normal = "normal:mean=1000,stddev=240"
+    for cid, side, value in [("f25-43", parlogna_best(), 3.21),
+                             ("f25-44", parlinna_best("coalesced", 4096), 3.63),
+                             ("f25-45", parlinna_best("staggered", 4096), 1.57)]:
+        out.append(dict(id=cid, role="validation", platform="fugaku", ranks=4096,
+                        workload=normal, kind="speedup", a=side, b="vendor", measured=value))
+    # Fan et al., HPDC 2022, §2, Fig. 2a (Theta, 32 B blocks, P = 256 to 4,096): zero-rotation
+    # Bruck "consistently" the fastest of the four uniform variants, zero-copy Bruck (derived
+    # datatypes; a2a charges its packing, docs/simulation.md) the least efficient.
+    variants = best_of("bruck", ["bruck_basic", "bruck_modified", "bruck_zero_copy",
+                                 "bruck_zero_rotation"])
+    for ranks in (256, 1024, 4096):
+        for kind, winner in (("fastest", "bruck_zero_rotation"), ("slowest", "bruck_zero_copy")):
+            out.append(dict(id=f"f22-05-{kind}-{ranks}", role="validation", platform="theta",
+                            ranks=ranks, workload="constant:size=32", kind=kind, a=variants,
+                            b=None, measured=winner))
+    # §4.1, Fig. 6: padded Bruck superior "for message sizes of up to 128 bytes for 128- and
+    # 256-process runs": faster than both two-phase Bruck and MPI_Alltoallv.
+    rivals = best_of("two-phase Bruck or vendor", ["two_phase_bruck", "vendor"])
+    for ranks in (128, 256):
+        for size in (16, 128):
+            out.append(dict(id=f"f22-09-{ranks}-{size}", role="validation", platform="theta",
+                            ranks=ranks, workload=uniform(size), kind="faster", a="padded_bruck",
+                            b=rivals, measured=None))
     return out
 
 
@@ -250,8 +295,8 @@ def quick_claims():
     out = []
     for platform in ("polaris", "fugaku"):
         out.append(dict(id=f"trend-radix-{platform}", role="trend", platform=platform, ranks=512,
-                        workload=uniform(16), kind="best_radix", a=parlogna_best(), b=None,
-                        measured=2))
+                        workload=uniform(16), kind="best_param", param="radix",
+                        a=parlogna_best(), b=None, measured=2))
         out.append(dict(id=f"trend-vendor-{platform}", role="trend", platform=platform, ranks=512,
                         workload=uniform(16), kind="faster", a=parlogna_best(), b="vendor",
                         measured=None))
@@ -404,17 +449,48 @@ def evaluate(claim, times):
             return value, f"{sa} vs {sb}", value > 1
         ok = 1 / 1.3 <= value / claim["measured"] <= 1.3
         return value, f"{sa} vs {sb}", ok
-    if claim["kind"] == "best_radix":
+    if claim["kind"] == "best_param":
         _, spec = side_time(claim["a"], times)
-        grid = [radix_of(s) for s in claim["a"]["grid"]]
-        radix = radix_of(spec)
-        return radix, spec, abs(grid.index(radix) - grid.index(claim["measured"])) <= 1
+        grid = param_grid(claim)
+        best = param_of(spec, claim["param"])
+        return best, spec, abs(grid.index(best) - grid.index(claim["measured"])) <= 1
+    if claim["kind"] in ("fastest", "slowest"):
+        ranked = ranked_grid(claim["a"], times)
+        spec = ranked[0] if claim["kind"] == "fastest" else ranked[-1]
+        return spec, f"{ranked[0]} fastest, {ranked[-1]} slowest", spec == claim["measured"]
+    if claim["kind"] == "grows":
+        # "Time grows with the parameter": the fastest value within one step of the grid's
+        # smallest and the slowest within one step of its largest (the measured curves are not
+        # strictly monotone either).
+        ranked = ranked_grid(claim["a"], times)
+        grid = param_grid(claim)
+        fastest, slowest = (param_of(ranked[0], claim["param"]),
+                            param_of(ranked[-1], claim["param"]))
+        ok = grid.index(fastest) <= 1 and grid.index(slowest) >= len(grid) - 2
+        return (fastest, slowest), f"{ranked[0]} fastest, {ranked[-1]} slowest", ok
     raise ValueError(claim["kind"])
 
 
+def ranked_grid(side, times):
+    """A family's simulated configurations, fastest first (every one must have run)."""
+    for spec in side["grid"]:
+        if not isinstance(times.get(spec), float):
+            raise Refused(f"{spec}: {times.get(spec, 'not simulated')}")
+    return sorted(side["grid"], key=lambda s: times[s])
+
+
+def param_grid(claim):
+    """The sorted values a family's grid gives its claim's parameter."""
+    return sorted({param_of(s, claim["param"]) for s in claim["a"]["grid"]})
+
+
+def param_of(spec, name):
+    """The (first) value of parameter `name` a configuration or a "a vs b" pair names."""
+    return int(re.search(name + r"=(\d+)", spec).group(1))
+
+
 def radix_of(spec):
-    """The (first) radix a configuration or a "a vs b" pair names."""
-    return int(re.search(r"radix=(\d+)", spec).group(1))
+    return param_of(spec, "radix")
 
 
 def no_barrier_text(claim, times):
@@ -431,7 +507,7 @@ def no_barrier_text(claim, times):
     except Refused:
         return "not run"
     shown = fmt(claim, value)
-    if claim["kind"] == "best_radix" or isinstance(claim["a"], dict):
+    if claim["kind"] == "best_param" or isinstance(claim["a"], dict):
         shown += f" (radix {radix_of(spec)})"
     return shown + ("" if ok else ", miss")
 
@@ -443,6 +519,8 @@ def fmt(claim, value):
         return f"{value * 1e3:.3g} ms"
     if claim["kind"] in ("speedup", "faster"):
         return f"{value:.3g}x"
+    if claim["kind"] == "grows":
+        return f"fastest {claim['param']} {value[0]}, slowest {value[1]}"
     return str(value)
 
 
@@ -453,7 +531,12 @@ def measured_text(claim):
         return f"{claim['measured']:.3g}x"
     if claim["kind"] == "faster":
         return "> 1x"
-    grid = [radix_of(s) for s in claim["a"]["grid"]]
+    if claim["kind"] in ("fastest", "slowest"):
+        return f"{claim['measured']} {claim['kind']}"
+    grid = param_grid(claim)
+    if claim["kind"] == "grows":
+        return (f"time grows with the {claim['param']} (fastest within one step of {grid[0]}, "
+                f"slowest of {grid[-1]})")
     return f"{claim['measured']} (within one step of {grid})"
 
 
@@ -462,8 +545,12 @@ def what(claim):
         return side["family"] + " (best)" if isinstance(side, dict) else side
     if claim["kind"] == "time":
         return name(claim["a"])
-    if claim["kind"] == "best_radix":
-        return "best ParLogNa radix"
+    if claim["kind"] == "best_param":
+        return f"best {claim['a']['family']} {claim['param']}"
+    if claim["kind"] == "grows":
+        return f"{claim['a']['family']} time against {claim['param']}"
+    if claim["kind"] in ("fastest", "slowest"):
+        return f"{claim['kind']} of {', '.join(claim['a']['grid'])}"
     return f"{name(claim['a'])} over {name(claim['b'])}"
 
 

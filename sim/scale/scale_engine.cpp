@@ -13,6 +13,7 @@
 #include "sim/scale/adaptive_routing.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/scale/flow_network.hpp"
+#include "sim/scale/nic_calendar.hpp"
 #include "sim/scale/rank_batch.hpp"
 #include "sim/scale/routes.hpp"
 #include "sim/scale/run_state.hpp"
@@ -130,8 +131,10 @@ class EventLoop {
         adaptive_(*run.platform, routes) {
     const auto nodes = static_cast<size_t>((run.ranks + run.platform->ranks_per_node - 1) /
                                            run.platform->ranks_per_node);
-    nic_send_free_.assign(nodes, 0.0);
-    nic_receive_free_.assign(nodes, 0.0);
+    if (run.platform->nic_message_time > 0) {
+      nic_send_.resize(nodes);
+      nic_receive_.resize(nodes);
+    }
     // A linear exchange has P² / 2 posts waiting at once: a fuller table keeps them to about the
     // memory std::unordered_map took (robin hood probing stays short at this load).
     pending_.max_load_factor(kPendingLoad);
@@ -162,6 +165,8 @@ class EventLoop {
       if (!(next < horizon)) return;
       completed_.clear();
       const double now = network_.step(completed_);
+      // Ranks woken by now post nothing that takes effect before now - lookahead.
+      nic_floor_ = now - lookahead;
       prefetch_transfers(completed_);
       for (std::size_t i = 0; i < completed_.size(); ++i) {
         if (i + 1 < completed_.size()) prefetch_states(transfers_[completed_[i + 1]]);
@@ -366,18 +371,20 @@ class EventLoop {
   }
 
   // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each node's
-  // NIC processes one message at a time (nic_message_time each, sending and receiving), in the
-  // order the engine matches them.
+  // NIC processes one message at a time (nic_message_time each, sending and receiving), each in
+  // the earliest free time after it reaches that NIC (NicCalendar).
   void launch(std::uint64_t token, int sender, int receiver, double begin, const Route& route,
               Bytes bytes) {
     const double nic = run_.platform->nic_message_time;
     const int Q = run_.platform->ranks_per_node;
     const int from = sender / Q, to = receiver / Q;
     if (nic > 0 && from != to) {
-      double& out = nic_send_free_[static_cast<size_t>(from)];
-      begin = out = std::max(begin, out) + nic;
-      double& in = nic_receive_free_[static_cast<size_t>(to)];
-      begin = in = std::max(begin, in) + nic;
+      NicCalendar& out = nic_send_[static_cast<size_t>(from)];
+      out.forget_before(nic_floor_);
+      begin = out.book(begin, nic) + nic;
+      NicCalendar& in = nic_receive_[static_cast<size_t>(to)];
+      in.forget_before(nic_floor_);
+      begin = in.book(begin, nic) + nic;
     }
     Transfer& t = transfers_[token];
     t.route = route.id;
@@ -473,8 +480,9 @@ class EventLoop {
   tsl::robin_map<std::uint64_t, std::vector<Pending>, KeyHash> queued_;
   ValueLists values_;
   AdaptiveRouting adaptive_;
-  std::uint64_t messages_ = 0;                            // started: varies detours
-  std::vector<double> nic_send_free_, nic_receive_free_;  // per node: when its NIC is next free
+  std::uint64_t messages_ = 0;                       // started: varies detours
+  std::vector<NicCalendar> nic_send_, nic_receive_;  // per node, if the platform has NIC time
+  double nic_floor_ = 0;            // no message reaches a NIC before this (advance)
   std::deque<Transfer> transfers_;  // a deque: growing never copies them all (twice the memory)
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;

@@ -1,0 +1,84 @@
+// One direction of one node's NIC (docs/simulation.md, machine term `nic_message_time`): it
+// handles one message at a time, each for the same time, and a message waits until the NIC is
+// free. Messages reach it in the order the event loop matches them, which is not the order of
+// their times: a receiving NIC hears of a message once its sending NIC has handled it, and with
+// deep send queues (ParLinNa's staggered exchange posts 1,024 messages per rank at once) those
+// times differ by milliseconds between senders. Serving in call order ("free at max(begin, last)
+// + time") left the NIC idle while messages that had reached it waited behind one that had not:
+// twice its real work at P = 1,024 on Fugaku. So the calendar books each message into the
+// earliest free stretch at or after its time, as a NIC serving messages in the order they reach
+// it would, whatever order they are booked in.
+//
+// Busy stretches are kept sorted; a gap shorter than one message can never be used, so it is
+// booked as busy at once: every gap left is long enough for a message, and a booking looks at
+// most two stretches after a binary search. Stretches that end before every future booking
+// (forget_before) are dropped, so the calendar holds only the future.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace a2a::sim::scale {
+
+class NicCalendar {
+ public:
+  // Books one message of `length` seconds at or after `begin`; returns when it starts.
+  double book(double begin, double length) {
+    begin = std::max(begin, floor_);
+    // The first stretch that ends after `begin`: the message starts at `begin` if it fits in the
+    // gap before that stretch, else right after it (the next gap is at least `length` long).
+    const auto first =
+        std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), begin,
+                         [](double t, const Stretch& s) { return t < s.end; });
+    const double start =
+        first == busy_.end() || begin + length <= first->start ? begin : first->end;
+    const auto at = first == busy_.end() || start < first->start ? first : first + 1;
+    insert(static_cast<std::size_t>(at - busy_.begin()), Stretch{start, start + length}, length);
+    return start;
+  }
+
+  // No booking will begin before `t`: stretches that end by then are dropped, and a booking asked
+  // for earlier is moved to `t`.
+  void forget_before(double t) {
+    floor_ = std::max(floor_, t);
+    while (head_ < busy_.size() && busy_[head_].end <= floor_)
+      ++head_;
+    // Compact once the dropped prefix is as long as what is kept.
+    if (head_ > 64 && head_ * 2 > busy_.size()) {
+      busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+
+  // Busy stretches kept (for tests and memory estimates).
+  std::size_t stretches() const { return busy_.size() - head_; }
+
+ private:
+  struct Stretch {
+    double start, end;
+  };
+
+  // Inserts `s` before index `i`, merged with a neighbour when the gap between them is shorter
+  // than one message (such a gap would never be used).
+  void insert(std::size_t i, Stretch s, double length) {
+    const bool joins_previous = i > head_ && s.start - busy_[i - 1].end < length;
+    const bool joins_next = i < busy_.size() && busy_[i].start - s.end < length;
+    if (joins_previous && joins_next) {
+      busy_[i - 1].end = busy_[i].end;
+      busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (joins_previous) {
+      busy_[i - 1].end = s.end;
+    } else if (joins_next) {
+      busy_[i].start = std::min(busy_[i].start, s.start);
+    } else {
+      busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), s);
+    }
+  }
+
+  std::vector<Stretch> busy_;  // sorted, disjoint; [head_, end) is kept
+  std::size_t head_ = 0;
+  double floor_ = 0;
+};
+
+}  // namespace a2a::sim::scale

@@ -1,0 +1,92 @@
+// A node NIC's calendar (sim/scale/nic_calendar.hpp): each message is served in the earliest free
+// time at or after it reaches the NIC, whatever order the messages are booked in.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "sim/scale/nic_calendar.hpp"
+
+namespace a2a::sim::scale {
+
+namespace {
+
+// The earliest start at or after `begin` where [start, start + length) overlaps no booking: the
+// answer is `begin` or the end of a booking.
+double earliest_free(const std::vector<std::pair<double, double>>& booked, double begin,
+                     double length) {
+  std::vector<double> candidates{begin};
+  for (const auto& [start, end] : booked)
+    if (end > begin) candidates.push_back(end);
+  std::sort(candidates.begin(), candidates.end());
+  for (const double t : candidates) {
+    const bool overlaps = std::any_of(booked.begin(), booked.end(), [&](const auto& b) {
+      return t < b.second && b.first < t + length;
+    });
+    if (!overlaps) return t;
+  }
+  return candidates.back();
+}
+
+}  // namespace
+
+TEST_CASE("NIC calendar: messages booked in time order are served one after another") {
+  NicCalendar nic;
+  CHECK(nic.book(0, 1) == 0);
+  CHECK(nic.book(0, 1) == 1);
+  CHECK(nic.book(0.5, 1) == 2);
+  CHECK(nic.book(10, 1) == 10);
+  CHECK(nic.book(10, 1) == 11);
+  CHECK(nic.stretches() == 2);
+}
+
+TEST_CASE("NIC calendar: a message booked late is served in an earlier free time") {
+  // A message reaching the NIC at 10 is booked first; one reaching it at 0 does not wait for it.
+  NicCalendar nic;
+  CHECK(nic.book(10, 1) == 10);
+  CHECK(nic.book(0, 1) == 0);
+  CHECK(nic.book(0, 1) == 1);
+  CHECK(nic.book(8.5, 1) == 8.5);  // [8.5, 9.5) fits before 10
+  CHECK(nic.book(9, 1) == 11);     // [9.5, 10) is too short: after the stretch [8.5, 11)
+}
+
+TEST_CASE("NIC calendar: a gap shorter than one message is never used") {
+  NicCalendar nic;
+  CHECK(nic.book(0, 1) == 0);
+  CHECK(nic.book(2.5, 1) == 2.5);
+  CHECK(nic.stretches() == 2);
+  CHECK(nic.book(1.2, 1) == 1.2);  // [1, 2.5) holds one: the gap left, [2.2, 2.5), is booked
+  CHECK(nic.stretches() == 1);
+  CHECK(nic.book(1.9, 1) == 3.5);
+}
+
+TEST_CASE("NIC calendar: the same starts as the earliest free time, in any booking order") {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> arrival(0, 50);
+  for (int trial = 0; trial < 20; ++trial) {
+    NicCalendar nic;
+    std::vector<std::pair<double, double>> booked;
+    for (int i = 0; i < 60; ++i) {
+      const double begin = arrival(random);
+      const double expected = earliest_free(booked, begin, 1.0);
+      const double start = nic.book(begin, 1.0);
+      REQUIRE(start == doctest::Approx(expected));
+      booked.emplace_back(start, start + 1.0);
+    }
+  }
+}
+
+TEST_CASE("NIC calendar: what ends before every future booking is dropped") {
+  NicCalendar nic;
+  for (int i = 0; i < 200; ++i)
+    nic.book(3.0 * i, 1);  // 200 stretches, gaps of 2
+  CHECK(nic.stretches() == 200);
+  nic.forget_before(300);
+  CHECK(nic.stretches() == 100);
+  CHECK(nic.book(0, 1) == 301);  // moved to 300, which [300, 301) holds
+  CHECK(nic.book(299, 1) == 302);
+}
+
+}  // namespace a2a::sim::scale
