@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""The verdicts of bench/validation.py's claim kinds, on made-up times (no simulation): each kind
+must pass what the paper's claim says and fail what it does not, so that a wrong verdict in
+docs/validation.md cannot come from the checker itself.
+
+  tests/sim/validation_claims.py
+"""
+import importlib.util
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+spec = importlib.util.spec_from_file_location("validation",
+                                              os.path.join(ROOT, "bench", "validation.py"))
+validation = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(validation)
+evaluate, best_of, Refused = validation.evaluate, validation.best_of, validation.Refused
+
+RADIX_GRID = [f"parlogna:radix={r}" for r in (2, 4, 8, 16, 32, 64)]
+
+
+def claim(kind, a, b=None, measured=None, param=None):
+    return dict(id="t", role="validation", platform="polaris", ranks=64, workload="uniform:max=16",
+                kind=kind, a=a, b=b, measured=measured, param=param)
+
+
+def radix_times(*seconds):
+    """Times for RADIX_GRID, in its order (floats: anything else is a refusal's text)."""
+    return dict(zip(RADIX_GRID, map(float, seconds)))
+
+
+class Time(unittest.TestCase):
+    def test_within_two_times_either_way(self):
+        c = claim("time", "vendor", measured=1.0)
+        for seconds, ok in ((0.5, True), (1.99, True), (2.0, True), (0.49, False), (2.01, False)):
+            value, spec, verdict = evaluate(c, {"vendor": seconds})
+            self.assertEqual((value, spec, verdict), (seconds, "vendor", ok), seconds)
+
+    def test_best_of_a_family_is_its_fastest(self):
+        c = claim("time", best_of("parlogna", RADIX_GRID), measured=1.0)
+        value, spec, _ = evaluate(c, radix_times(3, 2, 1.5, 4, 5, 6))
+        self.assertEqual((value, spec), (1.5, "parlogna:radix=8"))
+
+
+class Speedup(unittest.TestCase):
+    def test_ratio_within_thirty_percent(self):
+        c = claim("speedup", "parlogna:radix=2", "vendor", measured=10.0)
+        for vendor, ok in ((10.0, True), (12.9, True), (7.7, True), (13.1, False), (7.6, False)):
+            value, _, verdict = evaluate(c, {"parlogna:radix=2": 1.0, "vendor": vendor})
+            self.assertAlmostEqual(value, vendor)
+            self.assertEqual(verdict, ok, vendor)
+
+    def test_faster_against_the_best_of_rivals(self):
+        rivals = best_of("two-phase Bruck or vendor", ["two_phase_bruck", "vendor"])
+        c = claim("faster", "padded_bruck", rivals)
+        value, pair, ok = evaluate(c, {"padded_bruck": 1.0, "two_phase_bruck": 0.8, "vendor": 3.0})
+        self.assertEqual((pair, ok), ("padded_bruck vs two_phase_bruck", False))
+        self.assertAlmostEqual(value, 0.8)
+        _, _, ok = evaluate(c, {"padded_bruck": 1.0, "two_phase_bruck": 1.2, "vendor": 3.0})
+        self.assertTrue(ok)
+
+    def test_a_side_not_simulated_is_refused(self):
+        c = claim("speedup", "parlogna:radix=2", "vendor", measured=2.0)
+        with self.assertRaises(Refused):
+            evaluate(c, {"parlogna:radix=2": 1.0, "vendor": "refused: needs 40 GiB"})
+
+
+class BestParam(unittest.TestCase):
+    def test_within_one_step_of_the_grid(self):
+        c = claim("best_param", best_of("parlogna", RADIX_GRID), measured=4, param="radix")
+        for times, best, ok in ((radix_times(2, 1, 3, 4, 5, 6), 4, True),
+                                (radix_times(1, 2, 3, 4, 5, 6), 2, True),
+                                (radix_times(3, 2, 1, 4, 5, 6), 8, True),
+                                (radix_times(3, 2, 4, 1, 5, 6), 16, False)):
+            value, _, verdict = evaluate(c, times)
+            self.assertEqual((value, verdict), (best, ok), times)
+
+    def test_batch_of_a_radix_batch_grid(self):
+        grid = [f"parlinna_staggered:radix={r},batch={b}" for r in (2, 8) for b in (2, 32, 1024)]
+        times = {spec: 1.0 for spec in grid}
+        times["parlinna_staggered:radix=8,batch=2"] = 0.5
+        c = claim("best_param", best_of("parlinna_staggered", grid), measured=1024, param="batch")
+        self.assertEqual(evaluate(c, times)[::2], (2, False))
+        times["parlinna_staggered:radix=2,batch=32"] = 0.4
+        self.assertEqual(evaluate(c, times)[::2], (32, True))
+
+
+class FastestSlowest(unittest.TestCase):
+    VARIANTS = best_of("bruck", ["bruck_basic", "bruck_zero_copy", "bruck_zero_rotation"])
+    TIMES = {"bruck_basic": 3.0, "bruck_zero_copy": 1.0, "bruck_zero_rotation": 2.0}
+
+    def test_fastest(self):
+        c = claim("fastest", self.VARIANTS, measured="bruck_zero_rotation")
+        self.assertEqual(evaluate(c, self.TIMES),
+                         ("bruck_zero_copy", "bruck_zero_copy fastest, bruck_basic slowest", False))
+        self.assertTrue(evaluate(dict(c, measured="bruck_zero_copy"), self.TIMES)[2])
+
+    def test_slowest(self):
+        c = claim("slowest", self.VARIANTS, measured="bruck_basic")
+        self.assertEqual(evaluate(c, self.TIMES)[::2], ("bruck_basic", True))
+        self.assertFalse(evaluate(dict(c, measured="bruck_zero_copy"), self.TIMES)[2])
+
+    def test_every_member_must_have_run(self):
+        c = claim("slowest", self.VARIANTS, measured="bruck_basic")
+        with self.assertRaises(Refused):
+            evaluate(c, dict(self.TIMES, bruck_basic="timeout"))
+
+
+class Grows(unittest.TestCase):
+    def claim(self):
+        return claim("grows", best_of("parlogna", RADIX_GRID), param="radix")
+
+    def test_increasing_and_nearly_increasing(self):
+        for times in (radix_times(1, 2, 3, 4, 5, 6), radix_times(2, 1, 3, 4, 6, 5)):
+            self.assertTrue(evaluate(self.claim(), times)[2], times)
+
+    def test_a_u_shape_or_a_falling_curve_fails(self):
+        u_shape = radix_times(4, 2, 1, 2, 3, 3.5)
+        self.assertEqual(evaluate(self.claim(), u_shape)[::2], ((8, 2), False))
+        late_minimum = radix_times(3, 2, 1, 4, 5, 6)
+        self.assertEqual(evaluate(self.claim(), late_minimum)[::2], ((8, 64), False))
+        falling = radix_times(6, 5, 4, 3, 2, 1)
+        self.assertEqual(evaluate(self.claim(), falling)[::2], ((64, 2), False))
+
+
+class ShrinksAndUShape(unittest.TestCase):
+    def claim(self, kind):
+        return claim(kind, best_of("parlogna", RADIX_GRID), param="radix")
+
+    def test_shrinks_is_grows_mirrored(self):
+        self.assertTrue(evaluate(self.claim("shrinks"), radix_times(6, 5, 4, 3, 1, 2))[2])
+        self.assertEqual(evaluate(self.claim("shrinks"), radix_times(1, 2, 3, 4, 5, 6))[::2],
+                         ((2, 64), False))
+        self.assertFalse(evaluate(self.claim("shrinks"), radix_times(6, 5, 4, 1, 2, 3))[2])
+
+    def test_u_shape_needs_its_minimum_two_steps_inside(self):
+        u_claim = self.claim("u_shape")
+        self.assertEqual(evaluate(u_claim, radix_times(4, 2, 1, 2, 3, 3.5))[::2], ((8, 2), True))
+        self.assertTrue(evaluate(u_claim, radix_times(4, 3, 2, 1, 3, 3.5))[2])
+        for edge in (radix_times(3, 1, 2, 4, 5, 6), radix_times(6, 5, 4, 3, 1, 2),
+                     radix_times(1, 2, 3, 4, 5, 6)):
+            self.assertFalse(evaluate(u_claim, edge)[2], edge)
+
+
+class UnknownKind(unittest.TestCase):
+    def test_refused_loudly(self):
+        with self.assertRaises(ValueError):
+            evaluate(claim("median", "vendor"), {"vendor": 1.0})
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
