@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """The verdicts of bench/validation.py's claim kinds, on made-up times (no simulation): each kind
 must pass what the paper's claim says and fail what it does not, so that a wrong verdict in
-docs/validation.md cannot come from the checker itself.
+docs/validation.md cannot come from the checker itself. Also its cache, with a stand-in for a2a:
+one file per configuration, only new configurations simulated, none under --cached-only.
 
   tests/sim/validation_claims.py
 """
 import importlib.util
+import json
 import os
 import sys
+import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -141,6 +144,73 @@ class ShrinksAndUShape(unittest.TestCase):
         for edge in (radix_times(3, 1, 2, 4, 5, 6), radix_times(6, 5, 4, 3, 1, 2),
                      radix_times(1, 2, 3, 4, 5, 6)):
             self.assertFalse(evaluate(u_claim, edge)[2], edge)
+
+
+# A stand-in for `a2a run SCENARIO --json OUT`: predicts 1 ms per unit of radix (vendor: 5 ms),
+# and logs which configurations it was asked for.
+FAKE_A2A = """#!/usr/bin/python3
+import json, sys
+doc = json.load(open(sys.argv[2]))
+with open(sys.argv[0] + ".log", "a") as log:
+    log.write(" ".join(doc["algorithms"]) + "\\n")
+results = []
+for spec in doc["algorithms"]:
+    name, _, params = spec.partition(":")
+    seconds = 0.005 if name == "vendor" else int(params.split("=")[1]) * 1e-3
+    results.append({"label": " ".join([name] + params.split(",")).strip(),
+                    "predicted_seconds": seconds})
+json.dump({"results": results}, open(sys.argv[4], "w"))
+"""
+
+
+class CachePerConfiguration(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.TemporaryDirectory()
+        self.a2a = os.path.join(self.work.name, "a2a")
+        with open(self.a2a, "w") as f:
+            f.write(FAKE_A2A)
+        os.chmod(self.a2a, 0o755)
+        self.cache = os.path.join(self.work.name, "cache")
+        os.makedirs(self.cache)
+        self.binary = {p: "model" for p in validation.VENDOR}
+
+    def tearDown(self):
+        self.work.cleanup()
+
+    def simulate(self, configs, cached_only=False):
+        return validation.simulate(self.a2a, "polaris", 64, "uniform:max=16", configs,
+                                   self.cache, self.binary, cached_only)
+
+    def runs(self):
+        with open(self.a2a + ".log") as f:
+            return f.read().splitlines()
+
+    def test_only_new_configurations_are_simulated(self):
+        first = self.simulate(["parlogna:radix=2", "vendor"])
+        self.assertEqual(first, {"parlogna:radix=2": 0.002, "vendor": 0.005})
+        second = self.simulate(["parlogna:radix=2", "parlogna:radix=4", "vendor"])
+        self.assertEqual(second, {"parlogna:radix=2": 0.002, "parlogna:radix=4": 0.004,
+                                  "vendor": 0.005})
+        self.assertEqual(self.runs(), ["parlogna:radix=2 vendor", "parlogna:radix=4"])
+        self.assertEqual(len(os.listdir(self.cache)), 3)
+
+    def test_cached_only_leaves_the_rest_out(self):
+        self.simulate(["parlogna:radix=2"])
+        self.assertEqual(self.simulate(["parlogna:radix=2", "vendor"], cached_only=True),
+                         {"parlogna:radix=2": 0.002})
+        self.assertEqual(self.runs(), ["parlogna:radix=2"])
+
+    def test_another_model_misses_the_cache(self):
+        self.simulate(["vendor"])
+        self.binary = {p: "changed sources" for p in validation.VENDOR}
+        self.simulate(["vendor"])
+        self.assertEqual(self.runs(), ["vendor", "vendor"])
+
+    def test_a_partly_simulated_grid_is_not_judged(self):
+        c = claim("best_param", best_of("parlogna", ["parlogna:radix=2", "parlogna:radix=4"]),
+                  measured=2, param="radix")
+        with self.assertRaises(Refused):
+            evaluate(c, {"parlogna:radix=4": 0.004})
 
 
 class UnknownKind(unittest.TestCase):
