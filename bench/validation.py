@@ -6,7 +6,8 @@ absolute times, speed-ups, best radix, which variant wins) is simulated on the s
 the machine's preset and compared with the measured value. Each claim is marked `calibration` (the
 points `a2a calibrate` fitted the preset to) or `validation` (never used to set a number).
 
-  bench/validation.py [--cache DIR] [--out docs/validation.md] [--max-ranks N]
+  bench/validation.py [--cache DIR] [--out docs/validation.md] [--max-ranks N] [--jobs N]
+                      [--platform MACHINE] [--only CLAIM-ID] [--cached-only]
   bench/validation.py --quick --check   # the small-P trend subset ctest runs; exit 1 on a miss
 
 Targets on the validation points (issue 14): median |predicted/measured - 1| <= 25 % and every
@@ -20,6 +21,7 @@ linear vendor algorithms) take tens of minutes each on a 2-core machine: --max-r
 out (listed as "not run").
 """
 import argparse
+import concurrent.futures
 import csv
 import hashlib
 import json
@@ -66,6 +68,12 @@ def authors_parlogna(radix):
 
 def parlogna_best(radices=RADICES):
     return best_of("parlogna", [f"parlogna:radix={r}" for r in radices])
+
+
+def parlogna_up_to_4096():
+    """ParLogNa with its "ideal parameters" at every S and P = 4,096: every radix up to P (at
+    large S the best is near P)."""
+    return parlogna_best(RADICES + [2**k for k in range(7, 13)])
 
 
 def without_barrier(spec):
@@ -285,7 +293,7 @@ def worded_claims():
             out.append(dict(id=f"f22-09-{ranks}-{size}", role="validation", platform="theta",
                             ranks=ranks, workload=uniform(size), kind="faster", a="padded_bruck",
                             b=rivals, measured=None))
-    return out + radix_curve_claims() + winner_claims()
+    return out + radix_curve_claims() + winner_claims() + parameter_trend_claims()
 
 
 def radix_curve_claims():
@@ -323,8 +331,7 @@ def winner_claims():
     # and Polaris (16 B, 8 KiB).
     coalesced = parlinna_best("coalesced", 4096)
     staggered = parlinna_best("staggered", 4096)
-    # "Ideal parameters" at every S: ParLogNa's radix up to P (at large S the best is near P).
-    parlogna = parlogna_best(RADICES + [2**k for k in range(7, 13)])
+    parlogna = parlogna_up_to_4096()
     others = best_of("ParLogNa, staggered ParLinNa or vendor",
                      parlogna["grid"] + staggered["grid"] + ["vendor"])
     for platform, sizes in (("fugaku", (16, 512, 8192)), ("polaris", (16, 8192))):
@@ -351,11 +358,63 @@ def winner_claims():
     return out
 
 
+def parameter_trend_claims():
+    """Fan et al., HPDC 2025: how the ideal parameters and the winners move as S grows (§5.1 Fig. 8,
+    §5.2 Fig. 9, §5.3 Fig. 11), checked at P = 4,096, where the grids of f25-42 were simulated."""
+    out = []
+    fugaku_sizes = (16, 512, 8192, 16384)
+
+    def add(cid, platform, sizes, kind, a, b=None, param=None, measured=None):
+        claim = dict(id=cid, role="validation", platform=platform, ranks=4096, kind=kind, a=a, b=b,
+                     param=param, measured=measured)
+        if len(sizes) > 1:  # a claim across S: its best parameter at each, smallest S first
+            claim.update(workload=f"{uniform(sizes[0])}..{sizes[-1]}",
+                         workloads=[uniform(size) for size in sizes])
+        else:
+            claim.update(workload=uniform(sizes[0]))
+        out.append(claim)
+    # §5.1 (Figs. 7-8): ParLogNa's "ideal r increases as S increases".
+    add("f25-18-fugaku", "fugaku", fugaku_sizes, "rises", parlogna_up_to_4096(), param="radix")
+    add("f25-18-polaris", "polaris", (16, 8192, 16384), "rises", parlogna_up_to_4096(),
+        param="radix")
+    # §5.2 (Fig. 9): ParLinNa's intra-node radix "no strict pattern", but smaller radices
+    # generally better below 1 KiB and larger ones above; larger S favours smaller batches (the
+    # paper's second half, the ideal batch falling as P grows, needs P = 8,192 grids: not checked).
+    coalesced = parlinna_best("coalesced", 4096)
+    staggered = parlinna_best("staggered", 4096)
+    for variant, family in (("coalesced", coalesced), ("staggered", staggered)):
+        add(f"f25-19-{variant}", "fugaku", fugaku_sizes, "rises", family, param="radix")
+        add(f"f25-20-{variant}", "fugaku", fugaku_sizes, "falls", family, param="batch")
+    # §5.2 (Figs. 9-10): staggered ParLinNa "only exhibits competitive performance when S is at
+    # least 8 KiB" (competitive: within 30 %, the issue's tolerance on ratios), coalesced
+    # "significantly outperforms" it below; and the batch matters most for staggered (more
+    # requests): its slowest batch at its best radix is further from its fastest.
+    for size in fugaku_sizes:
+        kind = "competitive" if size >= 8192 else "not_competitive"
+        add(f"f25-28-{size}", "fugaku", (size,), kind, staggered, b=coalesced)
+        add(f"f25-29-{size}", "fugaku", (size,), "spread_larger", staggered, b=coalesced,
+            param="batch")
+    # §5.3 (Fig. 11, Fugaku): Open MPI's linear algorithm "performs the worst" of the linear
+    # ones, and scattered with its ideal batch "outperforms the others in most scenarios".
+    linear = ["ompi_linear", "ompi_pairwise", "xor_pairwise", "vendor"]
+    for size in (16, 512, 8192):
+        add(f"f25-30-linear-{size}", "fugaku", (size,), "slowest", best_of("linear", linear),
+            measured="ompi_linear")
+        add(f"f25-30-scattered-{size}", "fugaku", (size,), "faster", scattered_best(4096),
+            b=best_of("Open MPI's linear, pairwise, exclusive-or or vendor", linear))
+    return out
+
+
+def claim_matches(claim_id, wanted):
+    """Whether a claim is `wanted` or one of its parts (f25-12-polaris is a part of f25-12)."""
+    return claim_id == wanted or claim_id.startswith(wanted + "-")
+
+
 def unchecked_claims(checked):
     """The rows of published_claims.csv no claim here checks (a claim checks a row when its id is
-    the row's, or the row's followed by '-', as f25-12-polaris for f25-12)."""
+    the row's, or one of its parts)."""
     return [row["id"] for row in log_rows("published_claims.csv")
-            if not any(c == row["id"] or c.startswith(row["id"] + "-") for c in checked)]
+            if not any(claim_matches(c, row["id"]) for c in checked)]
 
 
 def quick_claims():
@@ -386,6 +445,13 @@ def quick_claims():
                     workload="constant:size=1024", kind="faster", a="spread_out", b="bruck_basic",
                     measured=None))
     return out
+
+
+def claim_keys(claim):
+    """The (machine, P, workload) groups whose predictions a claim reads: one, or one per S for a
+    claim across S."""
+    return [(claim["platform"], claim["ranks"], workload)
+            for workload in claim.get("workloads", [claim["workload"]])]
 
 
 def configs_of(side):
@@ -423,6 +489,11 @@ def model_key(platform):
     return digest.hexdigest()[:16]
 
 
+# Extra arguments of every `a2a run` (main sets one thread per run when runs go side by side:
+# the predictions do not depend on the number of threads).
+RUN_ARGS = []
+
+
 def run_a2a(a2a, doc):
     """Predicted seconds by a2a's label, or (None, the error line) if a2a refused or failed."""
     text = json.dumps(doc, sort_keys=True)
@@ -431,7 +502,8 @@ def run_a2a(a2a, doc):
         out = os.path.join(work, "out.json")
         with open(scenario, "w") as f:
             f.write(text)
-        proc = subprocess.run([a2a, "run", scenario, "--json", out], capture_output=True, text=True)
+        proc = subprocess.run([a2a, "run", scenario, "--json", out] + RUN_ARGS,
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             return None, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
         with open(out) as f:
@@ -552,6 +624,25 @@ def evaluate(claim, times):
             return value, f"{sa} vs {sb}", value > 1
         ok = 1 / 1.3 <= value / claim["measured"] <= 1.3
         return value, f"{sa} vs {sb}", ok
+    if claim["kind"] in ("competitive", "not_competitive"):
+        ta, sa = side_time(claim["a"], times)
+        tb, sb = side_time(claim["b"], times)
+        value = tb / ta
+        return value, f"{sa} vs {sb}", (value >= COMPETITIVE) == (claim["kind"] == "competitive")
+    if claim["kind"] == "spread_larger":
+        (spread_a, sa), (spread_b, sb) = (batch_spread(claim[side], times) for side in "ab")
+        return (spread_a, spread_b), f"{sa}; {sb}", spread_a > spread_b
+    if claim["kind"] in ("rises", "falls"):
+        # `times` holds one workload's predictions per S, smallest S first.
+        grid = param_grid(claim)
+        best = [param_of(side_time(claim["a"], at_size)[1], claim["param"]) for at_size in times]
+        steps = [grid.index(p) for p in best]
+        if claim["kind"] == "falls":
+            steps = [len(grid) - 1 - i for i in steps]
+        # Higher at the largest S than at the smallest, never a drop of more than one step on
+        # the way (the measured curves are not monotone either).
+        ok = steps[-1] > steps[0] and all(b >= a - 1 for a, b in zip(steps, steps[1:]))
+        return tuple(best), " -> ".join(map(str, best)), ok
     if claim["kind"] == "best_param":
         _, spec = side_time(claim["a"], times)
         grid = param_grid(claim)
@@ -580,6 +671,20 @@ def evaluate(claim, times):
         return ((param_of(ranked[0], claim["param"]), param_of(ranked[-1], claim["param"])),
                 f"{ranked[0]} fastest, {ranked[-1]} slowest", ok)
     raise ValueError(claim["kind"])
+
+
+# "Competitive" (Fan et al., HPDC 2025, §5.2): within 30 % of the other, the issue's tolerance on
+# ratios.
+COMPETITIVE = 1 / 1.3
+
+
+def batch_spread(side, times):
+    """How much the batch matters to a family: its slowest over its fastest configuration among
+    those with the radix of its best one, and that radix."""
+    _, best = side_time(side, times)
+    radix = radix_of(best)
+    same = [s for s in ranked_grid(side, times) if radix_of(s) == radix]
+    return times[same[-1]] / times[same[0]], f"{side['family']} radix {radix}: {same[0]} fastest"
 
 
 def ranked_grid(side, times):
@@ -632,6 +737,12 @@ def fmt(claim, value):
         return f"{value:.3g}x"
     if claim["kind"] in ("grows", "shrinks", "u_shape"):
         return f"fastest {claim['param']} {value[0]}, slowest {value[1]}"
+    if claim["kind"] in ("competitive", "not_competitive"):
+        return f"{value:.3g}x"
+    if claim["kind"] == "spread_larger":
+        return f"{value[0]:.3g}x against {value[1]:.3g}x"
+    if claim["kind"] in ("rises", "falls"):
+        return f"{claim['param']} " + ", ".join(map(str, value))
     return str(value)
 
 
@@ -644,7 +755,17 @@ def measured_text(claim):
         return "> 1x"
     if claim["kind"] in ("fastest", "slowest"):
         return f"{claim['measured']} {claim['kind']}"
+    if claim["kind"] == "competitive":
+        return f"within 30 % (>= {COMPETITIVE:.3g}x)"
+    if claim["kind"] == "not_competitive":
+        return f"more than 30 % slower (< {COMPETITIVE:.3g}x)"
+    if claim["kind"] == "spread_larger":
+        return (f"the {claim['param']} matters more to {claim['a']['family']} (slowest over "
+                f"fastest at its best radix)")
     grid = param_grid(claim)
+    if claim["kind"] in ("rises", "falls"):
+        return (f"best {claim['param']} {claim['kind']} with S (one step back allowed; grid "
+                f"{grid[0]}..{grid[-1]})")
     if claim["kind"] == "grows":
         return (f"time grows with the {claim['param']} (fastest within one step of {grid[0]}, "
                 f"slowest within one step of {grid[-1]})")
@@ -662,8 +783,10 @@ def what(claim):
         return side["family"] + " (best)" if isinstance(side, dict) else side
     if claim["kind"] == "time":
         return name(claim["a"])
-    if claim["kind"] == "best_param":
+    if claim["kind"] in ("best_param", "rises", "falls"):
         return f"best {claim['a']['family']} {claim['param']}"
+    if claim["kind"] == "spread_larger":
+        return f"{claim['param']} spread: {name(claim['a'])} against {name(claim['b'])}"
     if claim["kind"] in ("grows", "shrinks", "u_shape"):
         return f"{claim['a']['family']} time against {claim['param']}"
     if claim["kind"] in ("fastest", "slowest"):
@@ -691,6 +814,87 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | polaris | injection `latency` 1.5 us: fitted to MPICH's scattered algorithm with batch 1 at P = 2,048, 128 B (8.80 ms measured, 8.65 ms predicted now; the benchmark logs published with Fan et al.'s code, data/measured/fan2025_polaris_logs.csv); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1; 1.84 ms predicted now); `nic_message_time` 0: bounded by the same logs (spread_out's 65,504 messages per node took 2.41 ms, about the CPU time to post them); `vendor` = `cray-mpich`, scattered with batch 1 waiting for its receives only: chosen on Cray MPICH's measured MPI_Alltoallv at P = 2,048 (rows `logv-*-vendor`) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold, `inject_size` 192 B and hardware matching, so `match_time` 0 (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); other latencies; `message_overhead` 0.5 us |
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
+
+## How the ideal parameters move with S, the linear algorithms on Fugaku, and P = 16,384 (stop 44)
+
+Checks added in `parameter_trend_claims()` of bench/validation.py, for claims that were listed as
+not checked, all at P = 4,096, where stop 43 had simulated the ParLinNa and ParLogNa grids at
+16 B, 512 B, 8 KiB and 16 KiB (the linear algorithms of `f25-30` were simulated this stop, about
+12-20 minutes per S, two at a time with `--jobs 2`):
+- `f25-18` (Fan et al., HPDC 2025, §5.1, Figs. 7-8): ParLogNa's "ideal r increases as S
+  increases". New kind `rises`: the best radix at each S, smallest S first, higher at the largest
+  S than at the smallest and never more than one grid step lower than at the S before.
+- `f25-19`, `f25-20` (§5.2, Fig. 9, Fugaku): ParLinNa's intra-node radix has "no strict
+  pattern", but smaller radices are generally better below 1 KiB and larger ones above (`rises`);
+  larger S favours smaller batches (`falls`, `rises` mirrored). The paper's other half of
+  `f25-20`, the ideal batch falling as P grows, needs P = 8,192 grids and is not checked.
+- `f25-28` (§5.2): staggered ParLinNa "only exhibits competitive performance when S is at least
+  8 KiB", and coalesced "significantly outperforms" it for small S. New kinds `competitive` and
+  `not_competitive`: within 30 % of coalesced (the issue's tolerance on ratios), or not.
+- `f25-29` (§5.2, Figs. 9-10): the batch matters most for staggered ParLinNa (it has more
+  requests). New kind `spread_larger`: staggered's slowest batch over its fastest, at the radix
+  of its best configuration, larger than coalesced's. (The other half, staggered's inter-node
+  phase costing more than coalesced's, is a breakdown of phases a2a does not report per claim.)
+- `f25-30` (§5.3, Fig. 11, Fugaku): Open MPI's linear algorithm "performs the worst" of the
+  linear algorithms (Open MPI's linear, pairwise and exclusive-or, the vendor), and scattered
+  with its ideal batch (2 to P - 1) outperforms them "in most scenarios". Checked at 16 B, 512 B
+  and 8 KiB; "particularly at larger P" is not checked. The vendor's likeness to the pairwise
+  algorithms is how the `fujitsu-mpi` vendor was chosen, so it is not checked as a claim.
+
+What they show (10 of the 20 pass, 10 miss):
+- **ParLogNa's ideal radix rises with S on both machines** (`f25-18`): on Fugaku radix 4, 64, 64
+  and 4,096 at 16 B, 512 B, 8 KiB and 16 KiB; on Polaris 8, 64 and 64 at 16 B, 8 KiB and 16 KiB.
+- **Coalesced ParLinNa's intra-node radix rises with S** (`f25-19-coalesced`: 2, 8, 8, 8), and
+  coalesced beats staggered by far at 16 and 512 B (staggered 0.034x and 0.051x of its speed,
+  `f25-28-16`, `-512`) and not at 16 KiB (0.931x, competitive). At 8 KiB staggered is 0.736x,
+  just outside "competitive" (`f25-28-8192`, a miss).
+- **Open MPI's linear algorithm is the slowest linear one** at every S (`f25-30-linear-*`), but by
+  5 % only at 16 and 512 B (213 against 203 ms): every linear algorithm is bound by the NIC's
+  1.56 us per message at 203-209 ms, so **scattered with its best batch only ties** the pairwise
+  algorithms (1.00x at 16 and 512 B, 0.932x at 8 KiB behind exclusive-or pairwise;
+  `f25-30-scattered-*`, three misses), where the paper measured it the fastest of them.
+- **The batch hardly matters on Fugaku** in a2a: staggered's slowest batch is 1.01x its fastest
+  at 16 and 512 B, 1.12x at 8 KiB, less than coalesced's (1.09-1.25x), where the paper found it
+  matters most to staggered (`f25-29-16`, `-512`, `-8192`; 1.30x against 1.26x at 16 KiB passes).
+  With ties that close, the best batch is noise: staggered's is 2 at 16 and 512 B and 1,024 at 8
+  and 16 KiB, coalesced's 2 at 16 B and 32 above, so larger S favours larger batches here, the
+  reverse of the paper's "larger S favours smaller batch" (`f25-20-*`); staggered's best
+  intra-node radix goes 2, 8, 4, 2 (`f25-19-staggered`).
+- The misses say again what stop 43's did: on Fugaku a2a's NIC time makes every exchange of many
+  small messages take the same time whatever its order and batching, where Fujitsu MPI's times
+  depend on them.
+
+**Tried and not adopted: a smaller NIC time on Fugaku.** The measured ratios at P = 16,384 can be
+read without a model: Fujitsu MPI's pairwise exchange takes 49.9 us a step (408.33 ms over 8,191
+steps at P = 8,192, `time-3`); if a step costs as much at P = 16,384, its 16,383 steps take about
+817 ms, so scattered with its ideal batch takes about 284 ms (42.08 / 14.61 = 2.88x faster,
+`f25-34`, `f25-35`) and coalesced ParLinNa about 19.4 ms (`f25-34`). If scattered's time were the
+node's NIC handling its 32 x 16,383 messages each way, a message would cost the NIC 0.54 us, not
+the preset's 1.56 us. A trial preset with `nic_message_time: 0.54us` (a copy of the `fugaku`
+preset outside the repository, `a2a run` with `platform:` set to its path; P = 4,096, 16 B, the
+grids of bench/validation.py) does not mend the ParLinNa checks, though: coalesced over staggered
+29.2x (17.1x measured; 29.7x with 1.56 us, `f25-26`), coalesced ParLinNa (radix 2, batch 2)
+0.664x against ParLogNa radix 16 where it was measured the fastest (`f25-42-16`), staggered
+still tied with the vendor (0.998x, `f25-42-staggered-16`) and the batch still mattering less to
+staggered than to coalesced (1.03x against 1.14x, `f25-29-16`). Only `f25-28-16` (0.0342x) and
+ParLogNa over the vendor (43.9x) pass, as they do with 1.56 us. At 0.54 us the NIC still bounds
+staggered ParLinNa and the vendor alike; stop 43's trial at 0 put coalesced first and
+coalesced over staggered at 18.5x, but left the vendor 3x too fast. None of the three NIC
+times tried (0, 0.54 and 1.56 us) gives both the vendor's slowness and ParLinNa's lead; what
+Fujitsu MPI pays per message seems to depend on how the messages are issued (one blocking
+exchange at a time, or many posted at once), which a2a does not model. The preset keeps 1.56 us.
+
+**Coalesced ParLinNa against Fujitsu MPI at P = 16,384** (`f25-34`, `f25-38`, `f25-39`; §5.3, Fig.
+12; three misses), simulated this stop (`--only f25-34 --only f25-36 --only f25-05 --only f25-38
+--only f25-39 --jobs 2`, one thread per run, 40-70 minutes per S on the 2-core machine): the vendor
+takes 816 ms at 16 B, 64 B and 2 KiB alike (NIC-bound: 16,383 steps of 32 messages per node at 1.56
+us), coalesced ParLinNa's best 26.2 ms at 16 B (radix 4, batch 2), 26.3 ms at 64 B (radix 8, batch
+2) and 128 ms at 2 KiB (radix 8, batch 256). So a2a gives 31.2x at 16 B (42.1x measured, 26 % low),
+31.1x at 64 B (11.7x measured) and 6.36x at 2 KiB (2.71x measured). Its vendor takes the same time
+at every S, so its ratio falls only as coalesced slows down (4.9-fold from 16 B to 2 KiB), where the
+measured ratio falls 15.5-fold. The 8 KiB runs (`f25-05`, `f25-36`) were stopped unfinished at the
+end of the stop, and the claims against scattered's grid (`f25-35`, `f25-37`, `f25-40`, `f25-41`)
+were not run (its batch of P - 1 posts every message at once, about 64 GiB): "not run" below.
 
 ## The radix curve and the winners, now checked (stop 43)
 
@@ -967,7 +1171,10 @@ waiting for each step's receive only (`lazy_sends=1`): 8.63, 8.64 and 8.70 ms.
   (`f25-45` points the same way). Since stop 42 there is no matching cost on Fugaku (Fujitsu MPI
   matches per source) and the NIC serves messages as they reach it. Stop 43's checks of which
   algorithm wins (`f25-42-*`) add three more misses of this kind, and a trial without the NIC
-  time shows what the measurements ask for instead (the stop-43 section above).
+  time shows what the measurements ask for instead (the stop-43 section above). Stop 44's checks
+  of the batch and of the linear algorithms (`f25-20-*`, `f25-29-*`, `f25-30-scattered-*`) add
+  eight more; a NIC time of 0.54 us, read off the P = 16,384 ratios, mended none of the 16 B
+  checks tried with it (the stop-44 section).
 - *Linear exchanges at 1 KiB on Polaris* (`log-1024-batched`, `log-*-bruck`): scattered with batch 32
   and spread_out are predicted 1.3-1.7x slower than measured at 1 KiB (6.6 and 5.5 ms against 3.9 and
   4.1 ms), so their ratios to batch 1 and to Bruck come out low. With the job's 64 nodes packed 16
@@ -1017,46 +1224,65 @@ def main():
     parser.add_argument("--cached-only", action="store_true",
                         help="simulate nothing: claims whose simulations are not cached are listed "
                              "as not run")
+    parser.add_argument("--only", action="append", metavar="ID",
+                        help="only this claim, or the claims whose id starts with ID- (repeatable; "
+                             "the report then lists only them)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="simulate this many machine, P and workload groups at once")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: must be at least 1")
+    if args.jobs > 1:
+        RUN_ARGS.extend(["--set", "simulation.threads=1"])
     binary = {platform: model_key(platform) for platform in VENDOR}
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
     selected = quick_claims() if args.quick else claims()
     if args.platform:
         selected = [c for c in selected if c["platform"] in args.platform]
+    if args.only:
+        unknown = [i for i in args.only if not any(claim_matches(c["id"], i) for c in selected)]
+        if unknown:
+            parser.error(f"--only {unknown[0]}: no such claim among those selected")
+        selected = [c for c in selected if any(claim_matches(c["id"], i) for i in args.only)]
 
     groups = {}
     for c in selected:
         if c["ranks"] > args.max_ranks:
             continue
-        key = (c["platform"], c["ranks"], c["workload"])
         configs = configs_of(c["a"]) + configs_of(c["b"])
-        # The catalog's ParLogNa beside the logged code: what a2a predicts without the barrier.
-        groups.setdefault(key, set()).update(configs + [without_barrier(x) for x in configs])
-    if not args.quick and (not args.platform or "polaris" in args.platform):
+        for key in claim_keys(c):
+            # The catalog's ParLogNa beside the logged code: what a2a predicts without the barrier.
+            groups.setdefault(key, set()).update(configs + [without_barrier(x) for x in configs])
+    if not args.quick and not args.only and (not args.platform or "polaris" in args.platform):
         for b in barrier_claims():
             if b["ranks"] <= args.max_ranks:
                 groups.setdefault(("polaris", b["ranks"], b["workload"]), set()).update(
                     [b["with_barrier"], b["without"]])
-    times = {}
-    for (platform, ranks, workload), configs in sorted(groups.items()):
-        times[(platform, ranks, workload)] = simulate(args.a2a, platform, ranks, workload, configs,
-                                                      args.cache, binary, args.cached_only)
+    def simulate_group(item):
+        (platform, ranks, workload), configs = item
+        return simulate(args.a2a, platform, ranks, workload, configs, args.cache, binary,
+                        args.cached_only)
+    # Each group is one `a2a run` (a process of its own), so --jobs runs that many side by side.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        ordered = sorted(groups.items())
+        times = dict(zip((key for key, _ in ordered), pool.map(simulate_group, ordered)))
 
     lines = ["| claim | role | machine | P | workload | what | measured | a2a | configuration | "
              "verdict | a2a, no barrier |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     errors, misses, outside, runs = [], [], [], 0
     for c in selected:
-        key = (c["platform"], c["ranks"], c["workload"])
+        keys = claim_keys(c)
         head = (f"| {c['id']} | {c['role']} | {c['platform']} | {c['ranks']} | {c['workload']} | "
                 f"{what(c)} | {measured_text(c)}")
-        if key not in times:
+        if any(key not in times for key in keys):
             lines.append(f"{head} | not run | | - | |")
             continue
+        at = [times[key] for key in keys] if "workloads" in c else times[keys[0]]
         try:
-            value, spec, ok = evaluate(c, times[key])
+            value, spec, ok = evaluate(c, at)
         except Refused as why:
             lines.append(f"{head} | not run | {str(why)[:160]} | - | |")
             continue
@@ -1072,7 +1298,7 @@ def main():
                 misses.append(c["id"])
             verdict = "ok" if ok else "**miss**"
         lines.append(f"{head} | {fmt(c, value)} | {spec} | {verdict} | "
-                     f"{no_barrier_text(c, times[key])} |")
+                     f"{no_barrier_text(c, at)} |")
     summary = [f"Claims simulated: {runs} of {len(selected)}; outside the model: {len(outside)}"
                + (f" ({', '.join(outside)})" if outside else "") +
                f"; missed (validation and trends): {len(misses)}"
@@ -1086,7 +1312,7 @@ def main():
                        f"|predicted/measured - 1| = "
                        f"{100 * statistics.median(e for e, _, _ in errors):.0f} %; "
                        f"{within} within 2x; worst {worst}, off by {ratio:.3g}x.")
-    if not args.quick and not args.platform:
+    if not args.quick and not args.platform and not args.only:
         unchecked = unchecked_claims([c["id"] for c in selected])
         total = len(log_rows("published_claims.csv"))
         summary.append(

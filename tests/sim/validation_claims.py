@@ -7,7 +7,6 @@ one file per configuration, only new configurations simulated, none under --cach
   tests/sim/validation_claims.py
 """
 import importlib.util
-import json
 import os
 import sys
 import tempfile
@@ -144,6 +143,81 @@ class ShrinksAndUShape(unittest.TestCase):
         for edge in (radix_times(3, 1, 2, 4, 5, 6), radix_times(6, 5, 4, 3, 1, 2),
                      radix_times(1, 2, 3, 4, 5, 6)):
             self.assertFalse(evaluate(u_claim, edge)[2], edge)
+
+
+class Competitive(unittest.TestCase):
+    STAGGERED = "parlinna_staggered:radix=2,batch=8"
+    COALESCED = "parlinna_coalesced:radix=2,batch=8"
+
+    def verdicts(self, coalesced_over_staggered):
+        times = {self.STAGGERED: 1.0, self.COALESCED: 1.0 / coalesced_over_staggered}
+        return [evaluate(claim(kind, self.STAGGERED, self.COALESCED), times)[2]
+                for kind in ("competitive", "not_competitive")]
+
+    def test_within_thirty_percent_is_competitive(self):
+        for ratio in (0.5, 1.0, 1.29):
+            self.assertEqual(self.verdicts(ratio), [True, False], ratio)
+
+    def test_more_than_thirty_percent_slower_is_not(self):
+        for ratio in (1.31, 17.0):
+            self.assertEqual(self.verdicts(ratio), [False, True], ratio)
+
+
+class SpreadLarger(unittest.TestCase):
+    @staticmethod
+    def family(variant):
+        return best_of(f"parlinna_{variant}", [f"parlinna_{variant}:radix={r},batch={b}"
+                                               for r in (2, 8) for b in (2, 32)])
+
+    def test_spread_at_the_best_radix_only(self):
+        c = claim("spread_larger", self.family("staggered"), self.family("coalesced"),
+                  param="batch")
+        times = {"parlinna_staggered:radix=2,batch=2": 1.0,
+                 "parlinna_staggered:radix=2,batch=32": 3.0,
+                 # radix 8's wide spread must not count: its best is not the family's
+                 "parlinna_staggered:radix=8,batch=2": 1.5,
+                 "parlinna_staggered:radix=8,batch=32": 30.0,
+                 "parlinna_coalesced:radix=2,batch=2": 1.0,
+                 "parlinna_coalesced:radix=2,batch=32": 2.0,
+                 "parlinna_coalesced:radix=8,batch=2": 0.9,
+                 "parlinna_coalesced:radix=8,batch=32": 0.5}
+        value, _, ok = evaluate(c, times)
+        self.assertEqual((value, ok), ((3.0, 1.8), True))
+        times["parlinna_staggered:radix=2,batch=32"] = 1.7
+        self.assertEqual(evaluate(c, times)[::2], ((1.7, 1.8), False))
+
+
+class RisesAndFalls(unittest.TestCase):
+    """A claim across S: `times` holds one dict of predictions per S, smallest S first."""
+
+    def claim(self, kind):
+        return claim(kind, best_of("parlogna", RADIX_GRID), param="radix")
+
+    @staticmethod
+    def at_sizes(*bests):
+        """One S per radix given: that radix fastest there."""
+        return [{spec: 1.0 if spec == f"parlogna:radix={r}" else 2.0 for spec in RADIX_GRID}
+                for r in bests]
+
+    def test_rising_with_one_step_back_allowed(self):
+        for bests in ((2, 8, 64), (2, 2, 4), (4, 2, 16), (2, 16, 8, 64)):
+            value, _, ok = evaluate(self.claim("rises"), self.at_sizes(*bests))
+            self.assertEqual((value, ok), (bests, True), bests)
+
+    def test_flat_falling_or_dropping_two_steps_fails(self):
+        for bests in ((4, 4, 4), (64, 8, 2), (2, 32, 8, 64)):
+            self.assertFalse(evaluate(self.claim("rises"), self.at_sizes(*bests))[2], bests)
+
+    def test_falls_is_rises_mirrored(self):
+        self.assertTrue(evaluate(self.claim("falls"), self.at_sizes(64, 8, 16, 2))[2])
+        self.assertFalse(evaluate(self.claim("falls"), self.at_sizes(2, 8, 64))[2])
+        self.assertFalse(evaluate(self.claim("falls"), self.at_sizes(8, 8))[2])
+
+    def test_every_size_must_have_run(self):
+        times = self.at_sizes(2, 8)
+        del times[1]["parlogna:radix=64"]
+        with self.assertRaises(Refused):
+            evaluate(self.claim("rises"), times)
 
 
 # A stand-in for `a2a run SCENARIO --json OUT`: predicts 1 ms per unit of radix (vendor: 5 ms),
