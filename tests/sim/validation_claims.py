@@ -8,6 +8,7 @@ one file per configuration, only new configurations simulated, none under --cach
 """
 import importlib.util
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -205,7 +206,8 @@ class RisesAndFalls(unittest.TestCase):
             self.assertEqual((value, ok), (bests, True), bests)
 
     def test_flat_falling_or_dropping_two_steps_fails(self):
-        for bests in ((4, 4, 4), (64, 8, 2), (2, 32, 8, 64)):
+        # (2, 16, 8, 4): one step down twice is two below the highest so far
+        for bests in ((4, 4, 4), (64, 8, 2), (2, 32, 8, 64), (2, 16, 8, 4, 32)):
             self.assertFalse(evaluate(self.claim("rises"), self.at_sizes(*bests))[2], bests)
 
     def test_falls_is_rises_mirrored(self):
@@ -285,6 +287,27 @@ class CachePerConfiguration(unittest.TestCase):
                   measured=2, param="radix")
         with self.assertRaises(Refused):
             evaluate(c, {"parlogna:radix=4": 0.004})
+
+
+class Selection(unittest.TestCase):
+    def test_a_claim_and_its_parts(self):
+        self.assertTrue(validation.claim_matches("f25-12", "f25-12"))
+        self.assertTrue(validation.claim_matches("f25-12-polaris", "f25-12"))
+        self.assertFalse(validation.claim_matches("f25-120", "f25-12"))
+
+    def test_a_claim_across_sizes_reads_one_group_per_size(self):
+        c = next(c for c in validation.claims() if c["id"] == "f25-18-polaris")
+        self.assertEqual(validation.claim_keys(c),
+                         [("polaris", 4096, f"uniform:max={s}") for s in (16, 8192, 16384)])
+
+    def test_unknown_claim_or_jobs_refused_in_one_line(self):
+        script = os.path.join(ROOT, "bench", "validation.py")
+        for args, said in ((["--only", "f99"], "--only f99: no such claim"),
+                           (["--jobs", "0"], "--jobs 0: must be at least 1")):
+            proc = subprocess.run([sys.executable, script, "--cached-only"] + args,
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2, args)
+            self.assertIn(said, proc.stderr.strip().splitlines()[-1])
 
 
 class UnknownKind(unittest.TestCase):
