@@ -612,23 +612,23 @@ class Refused(Exception):
     """A side of a claim a2a could not simulate (e.g. refused by its memory guard)."""
 
 
+# Claims judged on one side's time over the other's (b / a: how much faster a is).
+RATIO_KINDS = ("speedup", "faster", "competitive", "not_competitive")
+
+
 def evaluate(claim, times):
     if claim["kind"] == "time":
         t, spec = side_time(claim["a"], times)
         return t, spec, abs(t / claim["measured"] - 1) <= 1.0 and t / claim["measured"] >= 0.5
-    if claim["kind"] in ("speedup", "faster"):
+    if claim["kind"] in RATIO_KINDS:
         ta, sa = side_time(claim["a"], times)
         tb, sb = side_time(claim["b"], times)
         value = tb / ta
-        if claim["kind"] == "faster":
-            return value, f"{sa} vs {sb}", value > 1
-        ok = 1 / 1.3 <= value / claim["measured"] <= 1.3
-        return value, f"{sa} vs {sb}", ok
-    if claim["kind"] in ("competitive", "not_competitive"):
-        ta, sa = side_time(claim["a"], times)
-        tb, sb = side_time(claim["b"], times)
-        value = tb / ta
-        return value, f"{sa} vs {sb}", (value >= COMPETITIVE) == (claim["kind"] == "competitive")
+        verdict = {"faster": value > 1,
+                   "speedup": 1 / 1.3 <= value / (claim["measured"] or 1) <= 1.3,
+                   "competitive": value >= COMPETITIVE,
+                   "not_competitive": value < COMPETITIVE}[claim["kind"]]
+        return value, f"{sa} vs {sb}", verdict
     if claim["kind"] == "spread_larger":
         (spread_a, sa), (spread_b, sb) = (batch_spread(claim[side], times) for side in "ab")
         return (spread_a, spread_b), f"{sa}; {sb}", spread_a > spread_b
@@ -735,12 +735,10 @@ def fmt(claim, value):
         return "not run"
     if claim["kind"] == "time":
         return f"{value * 1e3:.3g} ms"
-    if claim["kind"] in ("speedup", "faster"):
+    if claim["kind"] in RATIO_KINDS:
         return f"{value:.3g}x"
     if claim["kind"] in ("grows", "shrinks", "u_shape"):
         return f"fastest {claim['param']} {value[0]}, slowest {value[1]}"
-    if claim["kind"] in ("competitive", "not_competitive"):
-        return f"{value:.3g}x"
     if claim["kind"] == "spread_larger":
         return f"{value[0]:.3g}x against {value[1]:.3g}x"
     if claim["kind"] in ("rises", "falls"):
