@@ -36,10 +36,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "data", "measured")
 # What `vendor` stands for on each machine (sim/vendor_model.hpp): Cray MPICH 8.1.16 on Polaris as
 # measured at P = 2,048 (`cray-mpich`); Fujitsu MPI (Open MPI based) on Fugaku as Fan et al.,
-# HPDC 2025, §5.3, Fig. 11 measured it, like Open MPI's pairwise exchange (`fujitsu-mpi`); Cray
-# MPICH on Theta (Fan et al., HPDC 2022, §4), with no alltoallv measurement to fit it to: MPICH's
-# default assumed.
-VENDOR = {"polaris": "cray-mpich", "fugaku": "fujitsu-mpi", "theta": "mpich"}
+# HPDC 2025, §5.3, Fig. 11 measured it, like Open MPI's pairwise exchange (`fujitsu-mpi`; Fujitsu
+# MPI's own rules pick its unpublished `doublespread` first, pairwise as the fallback:
+# data/measured/README.md); Cray MPICH on Theta (Fan et al., HPDC 2022, §4), with no alltoallv
+# measurement to fit it to: MPICH's default assumed.
+VENDOR = {"polaris": "cray-mpich", "fugaku": "fujitsu-mpi", "fugaku_full": "fujitsu-mpi",
+          "theta": "mpich"}
 RADICES = [2, 3, 4, 8, 16, 32, 64]
 # Every radix up to P = 2,048, with sqrt(P) ~ 45: for the claims about the whole radix curve
 # (its U shape at medium S, its minimum near sqrt(P), radix ~ P for large S).
@@ -136,7 +138,7 @@ def barrier_section(times):
             "| P | nodes | workload | measured per round | a2a per round | a2a / measured |",
             "|---|---|---|---|---|---|"]
     for b in barrier_claims():
-        predicted = times.get(("polaris", b["ranks"], b["workload"]), {})
+        predicted = times.get(("polaris", b["ranks"], b["workload"], 0), {})
         a, plain = predicted.get(b["with_barrier"]), predicted.get(b["without"])
         if not isinstance(a, float) or not isinstance(plain, float):
             continue
@@ -249,6 +251,31 @@ def claims():
                         workload=uniform(16), kind="best_param", param="radix", a=parlogna_best(),
                         b=None, measured=2))
     out += worded_claims()
+    out += fujitsu_imb_claims()
+    return out
+
+
+# The P at which a per-step claim's linear exchange is simulated: (P - 1)^2 messages, 16.8 million
+# at 4,096 (about 3 minutes); at the measured 110,592 they would be 1.2 * 10^10.
+PER_STEP_RANKS = 4096
+
+
+def fujitsu_imb_claims():
+    """Fujitsu MPI's MPI_Alltoall on 27,648 Fugaku nodes, 4 ranks per node (110,592 ranks; the
+    Intel MPI Benchmarks, data/measured/fugaku_imb_fujitsu_mpi.csv). At 128 B Fujitsu MPI runs a
+    modified Bruck, simulated whole; from 256 B a linear exchange (its `doublespread`, unpublished,
+    or pairwise), compared per step with a2a's vendor at a P the engine can simulate."""
+    out = []
+    for row in log_rows("fugaku_imb_fujitsu_mpi.csv"):
+        size = row["workload"].split("=")[1]
+        claim = dict(id=f"imb-{size}-{row['algorithm']}", role=row["role"],
+                     platform=row["platform"], ranks=int(row["P"]),
+                     ranks_per_node=int(row["ranks_per_node"]), workload=row["workload"],
+                     kind="time", a=row["algorithm"], b=None,
+                     measured=float(row["measured_seconds"]))
+        if row["algorithm"] == "vendor":
+            claim.update(kind="per_step", simulated_ranks=PER_STEP_RANKS)
+        out.append(claim)
     return out
 
 
@@ -448,9 +475,11 @@ def quick_claims():
 
 
 def claim_keys(claim):
-    """The (machine, P, workload) groups whose predictions a claim reads: one, or one per S for a
-    claim across S."""
-    return [(claim["platform"], claim["ranks"], workload)
+    """The (machine, P, workload, ranks per node) groups whose predictions a claim reads: one, or
+    one per S for a claim across S. P is the one simulated (`simulated_ranks` of a per-step claim,
+    else the claim's); ranks per node 0 means the preset's."""
+    ranks = claim.get("simulated_ranks", claim["ranks"])
+    return [(claim["platform"], ranks, workload, claim.get("ranks_per_node", 0))
             for workload in claim.get("workloads", [claim["workload"]])]
 
 
@@ -510,28 +539,34 @@ def run_a2a(a2a, doc):
             return json.load(f)["results"], None
 
 
-def scenario_of(platform, ranks, workload, configs):
-    return {"platform": platform, "ranks": ranks, "workload": workload, "engine": "scale",
-            "vendor": VENDOR[platform], "algorithms": sorted(configs)}
+def scenario_of(platform, ranks, workload, configs, ranks_per_node=0):
+    doc = {"platform": platform, "ranks": ranks, "workload": workload, "engine": "scale",
+           "vendor": VENDOR[platform], "algorithms": sorted(configs)}
+    if ranks_per_node:  # only when not the preset's, so that the other claims' cache keys hold
+        doc["ranks_per_node"] = ranks_per_node
+    return doc
 
 
-def cache_path(cache, platform, ranks, workload, spec, binary):
+def cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node=0):
     """Where one configuration's prediction is kept: a configuration is simulated on its own
     within a run, so its prediction does not depend on the others the run holds, and a claim
     added beside cached ones costs only its new configurations."""
-    text = json.dumps(scenario_of(platform, ranks, workload, [spec]), sort_keys=True)
+    text = json.dumps(scenario_of(platform, ranks, workload, [spec], ranks_per_node),
+                      sort_keys=True)
     return os.path.join(cache, hashlib.sha256((text + binary[platform]).encode()).hexdigest()[:20]
                         + ".json")
 
 
-def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only=False):
+def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only=False,
+             ranks_per_node=0):
     """Predicted seconds of each configuration: cached ones read back, the others simulated in one
     `a2a run` per machine, P and workload (one per configuration if that is refused, e.g. by the
     memory guard). A configuration a2a refuses maps to the refusal's text; one it skips (does not
     apply), or one not cached under --cached-only, is left out."""
     by_spec, missing = {}, []
     for spec in sorted(configs):
-        path = cache and cache_path(cache, platform, ranks, workload, spec, binary)
+        path = cache and cache_path(cache, platform, ranks, workload, spec, binary,
+                                    ranks_per_node)
         if path and os.path.exists(path):
             with open(path) as f:
                 seconds = json.load(f)["seconds"]
@@ -541,18 +576,22 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
             missing.append(spec)
     if not missing or cached_only:
         return by_spec
-    print(f"simulating {platform} P={ranks} {workload}: {len(missing)} configurations",
+    per_node = f" {ranks_per_node} ranks per node" if ranks_per_node else ""
+    print(f"simulating {platform} P={ranks}{per_node} {workload}: {len(missing)} configurations",
           file=sys.stderr, flush=True)
-    simulated = simulate_now(a2a, scenario_of(platform, ranks, workload, missing))
+    simulated = simulate_now(a2a, scenario_of(platform, ranks, workload, missing, ranks_per_node))
     for spec in missing:
         seconds = simulated.get(spec)
         if seconds is not None:
             by_spec[spec] = seconds
         if cache:
-            path = cache_path(cache, platform, ranks, workload, spec, binary)
+            path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
+            entry = {"platform": platform, "ranks": ranks, "workload": workload,
+                     "configuration": spec, "seconds": seconds}
+            if ranks_per_node:
+                entry["ranks_per_node"] = ranks_per_node
             with open(path + ".partial", "w") as f:
-                json.dump({"platform": platform, "ranks": ranks, "workload": workload,
-                           "configuration": spec, "seconds": seconds}, f)
+                json.dump(entry, f)
             os.replace(path + ".partial", path)
     return by_spec
 
@@ -616,10 +655,26 @@ class Refused(Exception):
 RATIO_KINDS = ("speedup", "faster", "competitive", "not_competitive")
 
 
+# Claims on a time: the whole operation's, or (per_step) a linear exchange's time per step, for
+# a P whose P^2 messages no engine here simulates: a2a's at `simulated_ranks` over its P - 1 steps
+# against the measured time over the measured P - 1.
+TIME_KINDS = ("time", "per_step")
+
+
+def measured_time(claim):
+    """The measured seconds a time claim compares with: the whole time, or a step's."""
+    if claim["kind"] == "per_step":
+        return claim["measured"] / (claim["ranks"] - 1)
+    return claim["measured"]
+
+
 def evaluate(claim, times):
-    if claim["kind"] == "time":
+    if claim["kind"] in TIME_KINDS:
         t, spec = side_time(claim["a"], times)
-        return t, spec, abs(t / claim["measured"] - 1) <= 1.0 and t / claim["measured"] >= 0.5
+        if claim["kind"] == "per_step":
+            t /= claim["simulated_ranks"] - 1
+        ratio = t / measured_time(claim)
+        return t, spec, 0.5 <= ratio <= 2
     if claim["kind"] in RATIO_KINDS:
         ta, sa = side_time(claim["a"], times)
         tb, sb = side_time(claim["b"], times)
@@ -735,6 +790,8 @@ def fmt(claim, value):
         return "not run"
     if claim["kind"] == "time":
         return f"{value * 1e3:.3g} ms"
+    if claim["kind"] == "per_step":
+        return f"{value * 1e6:.3g} us a step"
     if claim["kind"] in RATIO_KINDS:
         return f"{value:.3g}x"
     if claim["kind"] in ("grows", "shrinks", "u_shape"):
@@ -749,6 +806,9 @@ def fmt(claim, value):
 def measured_text(claim):
     if claim["kind"] == "time":
         return f"{claim['measured'] * 1e3:.3g} ms"
+    if claim["kind"] == "per_step":
+        return (f"{measured_time(claim) * 1e6:.3g} us a step ({claim['measured'] * 1e3:.4g} ms "
+                f"/ {claim['ranks'] - 1:,} steps)")
     if claim["kind"] == "speedup":
         return f"{claim['measured']:.3g}x"
     if claim["kind"] == "faster":
@@ -783,6 +843,9 @@ def what(claim):
         return side["family"] + " (best)" if isinstance(side, dict) else side
     if claim["kind"] == "time":
         return name(claim["a"])
+    if claim["kind"] == "per_step":
+        return (f"{name(claim['a'])}, time per step (a2a at P = {claim['simulated_ranks']:,}, "
+                f"{claim['ranks_per_node']} ranks per node)")
     if claim["kind"] in ("best_param", "rises", "falls"):
         return f"best {claim['a']['family']} {claim['param']}"
     if claim["kind"] == "spread_larger":
@@ -814,6 +877,44 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | polaris | injection `latency` 1.5 us: fitted to MPICH's scattered algorithm with batch 1 at P = 2,048, 128 B (8.80 ms measured, 8.65 ms predicted now; the benchmark logs published with Fan et al.'s code, data/measured/fan2025_polaris_logs.csv); `local_links_per_router_pair` 3: fitted to the measured ParLogNa time (1.78 ms at P = 8,192, S = 16 B; Fan et al., HPDC 2025, §5.1; 1.84 ms predicted now); `nic_message_time` 0: bounded by the same logs (spread_out's 65,504 messages per node took 2.41 ms, about the CPU time to post them); `vendor` = `cray-mpich`, scattered with batch 1 waiting for its receives only: chosen on Cray MPICH's measured MPI_Alltoallv at P = 2,048 (rows `logv-*-vendor`) | 560 nodes, 14 per rack; link and NIC bandwidths; node memory bandwidth (its per-rank share also for copies and `pack_bandwidth`); eager threshold, `inject_size` 192 B and hardware matching, so `match_time` 0 (libfabric CXI) | group structure (5 groups x 7 switches x 16 nodes); other latencies; `message_overhead` 0.5 us |
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
+
+## Fujitsu MPI at 110,592 ranks, and what Fujitsu MPI runs (stop 45)
+
+Two public sources about Fujitsu MPI on Fugaku that the papers do not give (data/measured/README.md
+has both in full):
+- **Its algorithm rules.** Fujitsu MPI picks collective algorithms from a decision file
+  (`fjmpi-dectree.conf`; a copy taken from a Fugaku compute node is in github.com/HLC-Lab/
+  bine_trees_fugaku at 03a936b). For MPI_Alltoallv above 32 processes it lists `doublespread,
+  pairwise`: its own `doublespread` first, Open MPI's pairwise exchange as the fallback. So the
+  MPI_Alltoallv Fan et al. measured was most likely `doublespread`, which is not described anywhere
+  this project could find. a2a's `fujitsu-mpi` vendor (pairwise) stands in for it, as §5.3 found
+  it behave; that an unpublished algorithm, not the pairwise exchange, ran may be why scattered
+  beats it by 2.88x at P = 16,384 while a2a ties them (`f25-30-scattered-*`, stop 44).
+- **A measurement at 110,592 ranks.** The Intel MPI Benchmarks' MPI_Alltoall with Fujitsu MPI on
+  27,648 nodes, 4 ranks per node (2021-01-03, github.com/yutaka-ishikawa/mpich-tofu; rows `imb-*`):
+  1.02 s at 256 B, 1.04 s at 512 B, 1.43 s at 1 KiB per block (the slowest process's mean), and at
+  128 B, where the rules pick a modified Bruck, 0.90 s (0.42 s for the fastest process, 0.68 s on
+  average).
+
+What a2a predicts (the `fugaku_full` preset, its NIC time and vendor unchanged, 4 ranks per node):
+- **The linear exchange, per step, within 1 %** at 256 and 512 B: 9.35 and 9.46 us a step against
+  9.22 and 9.41 us measured, and 9.88 against 12.9 us at 1 KiB (0.77x). 1.2 * 10^10 messages are
+  beyond the scale engine today (issue 15), so a2a's vendor runs at P = 4,096 with 4 ranks per node
+  (`kind` `per_step`: its time over its 4,095 steps against the measured time over 110,591; about
+  5 minutes each) — a pairwise step costs about the same at any P where the NIC bounds it. **This
+  checks the form of the NIC term on a point nothing was fitted to**: the preset's 1.56 us per
+  message per node was calibrated at 32 ranks per node (49.9 us a step, `time-3`); at 4 ranks per
+  node the IMB run measured 9.22 us a step, 2.30 us per message of a node. A cost per message of
+  the node predicts the second from the first; a cost per message of each rank would need 49.9 and
+  9.22 us, 5.4x apart. Without the NIC term (a copy of the preset with `nic_message_time: 0us`,
+  P = 4,096, 4 ranks per node, 256 B) a2a predicts 4.39 us a step, 0.48x of the measured.
+- **Modified Bruck at 128 B: 448 ms against 900 ms measured, just outside 2x** (0.498x; 0.66x of
+  the processes' mean), simulated whole at P = 110,592 in 94 s. It moves 7 MB per rank in each of
+  its 17 rounds, so the torus's links bound it, and where the job's nodes lay is not published: on
+  the preset's first 27,648 nodes (a slab two planes of the 24 x 23 x 24 torus thick) 448 ms; on a
+  compact 16 x 12 x 12 x 2 x 3 x 2 block (a trial copy of the preset) 250 ms. Either way a2a is
+  faster than measured, as it is for ParLogNa's large messages in the Polaris logs
+  (`logv-1024-parlogna*`).
 
 ## How the ideal parameters move with S, the linear algorithms on Fugaku, and P = 16,384 (stop 44)
 
@@ -900,9 +1001,13 @@ ms at 64 B (radix 8, batch 2) and 128 ms at 2 KiB (radix 8, batch 256). So a2a g
 (42.1x measured, 26 % low), 31.1x at 64 B (11.7x measured) and 6.36x at 2 KiB (2.71x measured). Its
 vendor takes the same time at every S, so its ratio falls only as coalesced slows down (4.9-fold
 from 16 B to 2 KiB), where the measured ratio falls 15.5-fold. The 8 KiB runs (`f25-05`, `f25-36`)
-were stopped unfinished at the end of the stop ("not run" below), and the claims against scattered's
-grid were not run (`f25-35`, `f25-37`) or not made checks (`f25-40`, `f25-41`, derived from them):
-its batch of P - 1 posts every message at once, about 64 GiB.
+were stopped unfinished at the end of stop 44; stop 45 finished them (`--only f25-05 --only f25-36`,
+about 40 minutes): the vendor takes 1.01 s, coalesced ParLinNa's best 511 ms (radix 8, batch 256),
+so 1.98x against 2.20x measured (`f25-36`, ok), and ParLogNa's best 1.66 s (radix 64, the top of
+its grid), 0.609x where it was measured 1.67x faster than the vendor (`f25-05`, a miss that flips
+the winner). The claims against scattered's grid were not run (`f25-35`, `f25-37`) or not made
+checks (`f25-40`, `f25-41`, derived from them): its batch of P - 1 posts every message at once,
+about 64 GiB.
 
 ## The radix curve and the winners, now checked (stop 43)
 
@@ -1226,7 +1331,7 @@ def main():
     parser.add_argument("--cache", help="keep each simulation's predictions here and reuse them")
     parser.add_argument("--out", help="write the Markdown report here (default: stdout)")
     parser.add_argument("--max-ranks", type=int, default=1 << 30,
-                        help="leave out claims above this P (listed as not run)")
+                        help="leave out claims that simulate more ranks (listed as not run)")
     parser.add_argument("--platform", action="append",
                         help="only the claims of this machine (repeatable; default: all)")
     parser.add_argument("--cached-only", action="store_true",
@@ -1260,7 +1365,7 @@ def main():
 
     groups = {}
     for c in selected:
-        if c["ranks"] > args.max_ranks:
+        if max(key[1] for key in claim_keys(c)) > args.max_ranks:
             continue
         configs = configs_of(c["a"]) + configs_of(c["b"])
         for key in claim_keys(c):
@@ -1269,12 +1374,12 @@ def main():
     if not args.quick and not args.only and (not args.platform or "polaris" in args.platform):
         for b in barrier_claims():
             if b["ranks"] <= args.max_ranks:
-                groups.setdefault(("polaris", b["ranks"], b["workload"]), set()).update(
+                groups.setdefault(("polaris", b["ranks"], b["workload"], 0), set()).update(
                     [b["with_barrier"], b["without"]])
     def simulate_group(item):
-        (platform, ranks, workload), configs = item
+        (platform, ranks, workload, ranks_per_node), configs = item
         return simulate(args.a2a, platform, ranks, workload, configs, args.cache, binary,
-                        args.cached_only)
+                        args.cached_only, ranks_per_node)
     # Each group is one `a2a run` (a process of its own), so --jobs runs that many side by side.
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         ordered = sorted(groups.items())
@@ -1302,8 +1407,9 @@ def main():
             outside.append(c["id"])
             verdict = reason
         else:
-            if c["kind"] == "time" and c["role"] == "validation":
-                errors.append((abs(value / c["measured"] - 1), value / c["measured"], c["id"]))
+            if c["kind"] in TIME_KINDS and c["role"] == "validation":
+                ratio = value / measured_time(c)
+                errors.append((abs(ratio - 1), ratio, c["id"]))
             if c["role"] != "calibration" and not ok:
                 misses.append(c["id"])
             verdict = "ok" if ok else "**miss**"

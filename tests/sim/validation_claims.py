@@ -40,6 +40,17 @@ class Time(unittest.TestCase):
             value, spec, verdict = evaluate(c, {"vendor": seconds})
             self.assertEqual((value, spec, verdict), (seconds, "vendor", ok), seconds)
 
+    def test_per_step_compares_a_step_at_each_p(self):
+        # Measured: 1 s over the 100 steps of P = 101; a2a simulated at P = 11 (10 steps).
+        c = dict(claim("per_step", "vendor", measured=1.0), ranks=101, simulated_ranks=11,
+                 ranks_per_node=4)
+        for seconds, ok in ((0.1, True), (0.05, True), (0.2, True), (0.049, False),
+                            (0.201, False)):
+            value, spec, verdict = evaluate(c, {"vendor": seconds})
+            self.assertAlmostEqual(value, seconds / 10)
+            self.assertEqual((spec, verdict), ("vendor", ok), seconds)
+        self.assertEqual(validation.claim_keys(c), [("polaris", 11, "uniform:max=16", 4)])
+
     def test_best_of_a_family_is_its_fastest(self):
         c = claim("time", best_of("parlogna", RADIX_GRID), measured=1.0)
         value, spec, _ = evaluate(c, radix_times(3, 2, 1.5, 4, 5, 6))
@@ -228,7 +239,8 @@ FAKE_A2A = """#!/usr/bin/python3
 import json, sys
 doc = json.load(open(sys.argv[2]))
 with open(sys.argv[0] + ".log", "a") as log:
-    log.write(" ".join(doc["algorithms"]) + "\\n")
+    per_node = f" q={doc['ranks_per_node']}" if "ranks_per_node" in doc else ""
+    log.write(" ".join(doc["algorithms"]) + per_node + "\\n")
 results = []
 for spec in doc["algorithms"]:
     name, _, params = spec.partition(":")
@@ -253,9 +265,9 @@ class CachePerConfiguration(unittest.TestCase):
     def tearDown(self):
         self.work.cleanup()
 
-    def simulate(self, configs, cached_only=False):
+    def simulate(self, configs, cached_only=False, ranks_per_node=0):
         return validation.simulate(self.a2a, "polaris", 64, "uniform:max=16", configs,
-                                   self.cache, self.binary, cached_only)
+                                   self.cache, self.binary, cached_only, ranks_per_node)
 
     def runs(self):
         with open(self.a2a + ".log") as f:
@@ -275,6 +287,16 @@ class CachePerConfiguration(unittest.TestCase):
         self.assertEqual(self.simulate(["parlogna:radix=2", "vendor"], cached_only=True),
                          {"parlogna:radix=2": 0.002})
         self.assertEqual(self.runs(), ["parlogna:radix=2"])
+
+    def test_ranks_per_node_is_its_own_scenario_and_cache_entry(self):
+        self.simulate(["vendor"])
+        self.simulate(["vendor"], ranks_per_node=4)
+        self.simulate(["vendor"], ranks_per_node=4)
+        self.assertEqual(self.runs(), ["vendor", "vendor q=4"])
+        # The preset's ranks per node is left out of the scenario, so that the cache keys of the
+        # claims that do not set it stay what they were.
+        self.assertNotIn("ranks_per_node",
+                         validation.scenario_of("polaris", 64, "uniform:max=16", ["vendor"]))
 
     def test_another_model_misses_the_cache(self):
         self.simulate(["vendor"])
@@ -298,7 +320,7 @@ class Selection(unittest.TestCase):
     def test_a_claim_across_sizes_reads_one_group_per_size(self):
         c = next(c for c in validation.claims() if c["id"] == "f25-18-polaris")
         self.assertEqual(validation.claim_keys(c),
-                         [("polaris", 4096, f"uniform:max={s}") for s in (16, 8192, 16384)])
+                         [("polaris", 4096, f"uniform:max={s}", 0) for s in (16, 8192, 16384)])
 
     def test_unknown_claim_or_jobs_refused_in_one_line(self):
         script = os.path.join(ROOT, "bench", "validation.py")
