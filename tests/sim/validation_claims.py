@@ -51,6 +51,39 @@ class Time(unittest.TestCase):
             self.assertEqual((spec, verdict), ("vendor", ok), seconds)
         self.assertEqual(validation.claim_keys(c), [("polaris", 11, "uniform:max=16", 4)])
 
+    def test_per_step_error_is_a_steps(self):
+        c = dict(claim("per_step", "vendor", measured=1.0), ranks=101, simulated_ranks=11)
+        self.assertAlmostEqual(validation.time_ratio(c, 0.012), 1.2)  # 12 ms a step against 10
+
+    def test_fujitsu_imb_rows(self):
+        rows = {c["id"]: c for c in validation.fujitsu_imb_claims()}
+        self.assertEqual(sorted(rows), ["imb110592-1024-vendor", "imb110592-128-bruck_modified",
+                                        "imb110592-256-vendor", "imb110592-512-vendor",
+                                        "imb16-1024-vendor", "imb16-16-vendor", "imb16-256-vendor",
+                                        "imb16-64-vendor"])
+        # 16 ranks (one per node) are simulated whole.
+        small = rows["imb16-16-vendor"]
+        self.assertEqual((small["kind"], small["ranks_per_node"]), ("time", 1))
+        self.assertEqual(validation.claim_keys(small), [("fugaku", 16, "constant:size=16", 1)])
+        bruck = rows["imb110592-128-bruck_modified"]
+        self.assertEqual((bruck["kind"], bruck["ranks"], bruck["ranks_per_node"]),
+                         ("time", 110592, 4))
+        self.assertEqual(validation.claim_keys(bruck),
+                         [("fugaku_full", 110592, "constant:size=128", 4)])
+        step = rows["imb110592-256-vendor"]
+        self.assertEqual((step["kind"], step["ranks"], step["simulated_ranks"]),
+                         ("per_step", 110592, validation.PER_STEP_RANKS))
+        self.assertEqual(validation.claim_keys(step),
+                         [("fugaku_full", validation.PER_STEP_RANKS, "constant:size=256", 4)])
+
+    def test_max_ranks_counts_the_ranks_simulated(self):
+        step = dict(claim("per_step", "vendor", measured=1.0), ranks=110592, simulated_ranks=64,
+                    ranks_per_node=4)
+        whole = dict(claim("time", "bruck_modified", measured=1.0), ranks=110592,
+                     ranks_per_node=4)
+        self.assertEqual(validation.planned_groups([step, whole], 4096),
+                         {("polaris", 64, "uniform:max=16", 4): {"vendor"}})
+
     def test_best_of_a_family_is_its_fastest(self):
         c = claim("time", best_of("parlogna", RADIX_GRID), measured=1.0)
         value, spec, _ = evaluate(c, radix_times(3, 2, 1.5, 4, 5, 6))
