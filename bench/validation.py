@@ -946,8 +946,11 @@ What a2a predicts (the `fugaku_full` preset, its NIC time and vendor unchanged, 
 - **Pairwise at 16 ranks: 1.4-1.9x too slow** (87.6-92.2 us against 46.7-63.0 us, within 2x):
   5.8 us a step where Fujitsu MPI takes 3.1. The preset's `message_overhead` of 1 us per post is
   assumed; the PingPong's 1.11 us one way (two posts, the 0.49 us put latency) would allow about
-  0.3 us. Deriving it from that, and refitting the NIC time with it, changes every Fugaku
-  prediction and was left for a later stop (it needs the whole Fugaku validation rerun, hours).
+  0.3 us. A trial copy of the preset with 0.3 us predicts 66.6 us at 16 ranks and 16 B (1.43x)
+  and 7.80 us a step at P = 1,024 with 4 ranks per node, 256 B (9.08 us with 1 us), so the post
+  time explains part of the gap, not all. Deriving it from the PingPong, and refitting the NIC
+  time with it, changes every Fugaku prediction and was left for a later stop (it needs the whole
+  Fugaku validation rerun, hours).
 - **Modified Bruck at 128 B: 448 ms against 900 ms measured, just outside 2x** (0.498x; 0.66x of
   the processes' mean), simulated whole at P = 110,592 in 94 s. It moves 7 MB per rank in each of
   its 17 rounds, so the torus's links bound it, and where the job's nodes lay is not published: on
