@@ -54,6 +54,10 @@ class Time(unittest.TestCase):
     def test_per_step_error_is_a_steps(self):
         c = dict(claim("per_step", "vendor", measured=1.0), ranks=101, simulated_ranks=11)
         self.assertAlmostEqual(validation.time_ratio(c, 0.012), 1.2)  # 12 ms a step against 10
+        error, ratio, cid = validation.time_error(c, 0.008)
+        self.assertAlmostEqual(error, 0.2)
+        self.assertAlmostEqual(ratio, 0.8)
+        self.assertEqual(cid, "t")
 
     def test_fujitsu_imb_rows(self):
         rows = {c["id"]: c for c in validation.fujitsu_imb_claims()}
@@ -83,6 +87,15 @@ class Time(unittest.TestCase):
                      ranks_per_node=4)
         self.assertEqual(validation.planned_groups([step, whole], 4096),
                          {("polaris", 64, "uniform:max=16", 4): {"vendor"}})
+
+    def test_planned_groups_take_both_sides_and_the_barrier_free_twin(self):
+        # At exactly --max-ranks a claim still runs; both sides are planned, and beside the
+        # logged code's ParLogNa (barrier=1) a2a's own (no barrier).
+        c = claim("speedup", "parlogna:radix=4,barrier=1", "vendor", measured=2.0)
+        self.assertEqual(validation.planned_groups([c], 64),
+                         {("polaris", 64, "uniform:max=16", 0):
+                          {"parlogna:radix=4,barrier=1", "parlogna:radix=4", "vendor"}})
+        self.assertEqual(validation.planned_groups([c], 63), {})
 
     def test_best_of_a_family_is_its_fastest(self):
         c = claim("time", best_of("parlogna", RADIX_GRID), measured=1.0)
