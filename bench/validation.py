@@ -6,8 +6,8 @@ absolute times, speed-ups, best radix, which variant wins) is simulated on the s
 the machine's preset and compared with the measured value. Each claim is marked `calibration` (the
 points `a2a calibrate` fitted the preset to) or `validation` (never used to set a number).
 
-  bench/validation.py [--cache DIR] [--out docs/validation.md] [--max-ranks N] [--jobs N]
-                      [--platform MACHINE] [--only CLAIM-ID] [--cached-only]
+  bench/validation.py [--cache DIR [--prune]] [--out docs/validation.md] [--max-ranks N]
+                      [--jobs N] [--platform MACHINE] [--only CLAIM-ID] [--cached-only]
   bench/validation.py --quick --check   # the small-P trend subset ctest runs; exit 1 on a miss
 
 Targets on the validation points (issue 14): median |predicted/measured - 1| <= 25 % and every
@@ -18,7 +18,9 @@ Predictions are cached one configuration at a time, by its scenario and the sour
 prediction depends on (--cache), so a rerun after editing this script costs nothing and a claim
 added beside others simulates only its new configurations. The largest points (P = 16,384,
 linear vendor algorithms) take tens of minutes each on a 2-core machine: --max-ranks leaves them
-out (listed as "not run").
+out (listed as "not run"). A cache entry records the hash of the sources it was simulated from
+(`model`); --prune deletes the entries whose sources have changed since, which can never be read
+again.
 """
 import argparse
 import concurrent.futures
@@ -42,6 +44,9 @@ MEASURED = os.path.join(ROOT, "data", "measured")
 # measurement to fit it to: MPICH's default assumed.
 VENDOR = {"polaris": "cray-mpich", "fugaku": "fujitsu-mpi", "fugaku_full": "fujitsu-mpi",
           "theta": "mpich"}
+# The machine a preset models, where the preset's name is not the machine's (`--platform fugaku`
+# selects the 110,592-rank rows simulated on `fugaku_full` too).
+MACHINE_OF = {"fugaku_full": "fugaku"}
 RADICES = [2, 3, 4, 8, 16, 32, 64]
 # Every radix up to P = 2,048, with sqrt(P) ~ 45: for the claims about the whole radix curve
 # (its U shape at medium S, its minimum near sqrt(P), radix ~ P for large S).
@@ -603,13 +608,35 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
         if cache:
             path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
             entry = {"platform": platform, "ranks": ranks, "workload": workload,
-                     "configuration": spec, "seconds": seconds}
+                     "configuration": spec, "seconds": seconds, "model": binary[platform]}
             if ranks_per_node:
                 entry["ranks_per_node"] = ranks_per_node
             with open(path + ".partial", "w") as f:
                 json.dump(entry, f)
             os.replace(path + ".partial", path)
     return by_spec
+
+
+def prune(cache, binary):
+    """Deletes the cached predictions of sources that have changed since (their `model` is not
+    the current key of their platform's): they can never be read again. Returns how many."""
+    pruned = 0
+    for name in sorted(os.listdir(cache)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(cache, name)
+        with open(path) as f:
+            entry = json.load(f)
+        if entry.get("model") != binary.get(entry.get("platform")):
+            os.remove(path)
+            pruned += 1
+    return pruned
+
+
+def selected_machine(claim, machines):
+    """Whether `--platform` selects the claim: by its preset, or by the machine the preset
+    models (`fugaku_full` is Fugaku too)."""
+    return claim["platform"] in machines or MACHINE_OF.get(claim["platform"]) in machines
 
 
 def simulate_now(a2a, doc):
@@ -1400,6 +1427,9 @@ def main():
                         help="simulate this many machine, P and workload groups at once, each "
                              "with one thread (each run's memory guard sees only itself: keep "
                              "runs near the machine's memory to --jobs 1)")
+    parser.add_argument("--prune", action="store_true",
+                        help="first delete the --cache entries of changed sources (they can no "
+                             "longer be read)")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -1408,11 +1438,16 @@ def main():
     if args.jobs > 1:
         RUN_ARGS.extend(["--set", "simulation.threads=1"])
     binary = {platform: model_key(platform) for platform in VENDOR}
+    if args.prune and not args.cache:
+        parser.error("--prune: needs --cache DIR")
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
+        if args.prune:
+            print(f"pruned {prune(args.cache, binary)} predictions of changed sources from "
+                  f"{args.cache}", file=sys.stderr)
     selected = quick_claims() if args.quick else claims()
     if args.platform:
-        selected = [c for c in selected if c["platform"] in args.platform]
+        selected = [c for c in selected if selected_machine(c, args.platform)]
     if args.only:
         unknown = [i for i in args.only if not any(claim_matches(c["id"], i) for c in selected)]
         if unknown:

@@ -43,8 +43,14 @@ std::optional<std::int64_t> ColumnPrefixSums::run(std::int64_t src, std::int64_t
   const std::int64_t last = end == ranks_ ? sums_per_column() - 1 : end / block_;  // sums index
   const std::int64_t head_end = first * block_, tail_start = std::min(last * block_, ranks_);
   const std::uint32_t* sums = sums_.row(dst, [&](std::uint32_t* out) { fill(dst, out); });
-  return draws(src, dst, head_end - src) + (std::int64_t{sums[last]} - sums[first]) +
-         draws(tail_start, dst, end - tail_start);
+  // The two sums are a cache miss (the table is hundreds of MiB): loaded after the head's draws,
+  // as written before, the miss stalled the run (87 % of this function's samples on the load in
+  // `perf annotate`, P = 131,072). Started first, it overlaps the head's and the tail's draws.
+  __builtin_prefetch(sums + first);
+  __builtin_prefetch(sums + last);
+  const std::int64_t ends =
+      draws(src, dst, head_end - src) + draws(tail_start, dst, end - tail_start);
+  return ends + (std::int64_t{sums[last]} - sums[first]);
 }
 
 void ColumnPrefixSums::fill(std::int64_t dst, std::uint32_t* sums) const {

@@ -7,6 +7,7 @@ one file per configuration, only new configurations simulated, none under --cach
   tests/sim/validation_claims.py
 """
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -350,6 +351,19 @@ class CachePerConfiguration(unittest.TestCase):
         self.simulate(["vendor"])
         self.assertEqual(self.runs(), ["vendor", "vendor"])
 
+    def test_prune_deletes_only_entries_of_changed_sources(self):
+        self.simulate(["vendor"])
+        validation.simulate(self.a2a, "theta", 64, "uniform:max=16", ["vendor"], self.cache,
+                            self.binary)
+        self.binary = dict(self.binary, polaris="changed sources")
+        self.assertEqual(validation.prune(self.cache, self.binary), 1)
+        left = os.listdir(self.cache)
+        self.assertEqual(len(left), 1)
+        with open(os.path.join(self.cache, left[0])) as f:
+            self.assertEqual(json.load(f)["platform"], "theta")
+        self.simulate(["vendor"])
+        self.assertEqual(self.runs(), ["vendor", "vendor", "vendor"])
+
     def test_a_partly_simulated_grid_is_not_judged(self):
         c = claim("best_param", best_of("parlogna", ["parlogna:radix=2", "parlogna:radix=4"]),
                   measured=2, param="radix")
@@ -376,6 +390,20 @@ class Selection(unittest.TestCase):
                                   capture_output=True, text=True)
             self.assertEqual(proc.returncode, 2, args)
             self.assertIn(said, proc.stderr.strip().splitlines()[-1])
+
+
+    def test_a_machine_selects_its_presets(self):
+        full = dict(claim("time", "vendor"), platform="fugaku_full")
+        self.assertTrue(validation.selected_machine(full, ["fugaku"]))
+        self.assertTrue(validation.selected_machine(full, ["fugaku_full"]))
+        self.assertFalse(validation.selected_machine(full, ["polaris"]))
+        self.assertFalse(validation.selected_machine(claim("time", "vendor"), ["fugaku"]))
+
+    def test_prune_without_a_cache_refused(self):
+        proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "validation.py"),
+                               "--prune", "--cached-only"], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--prune: needs --cache DIR", proc.stderr.strip().splitlines()[-1])
 
 
 class UnknownKind(unittest.TestCase):
