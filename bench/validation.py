@@ -18,9 +18,8 @@ Predictions are cached one configuration at a time, by its scenario and the sour
 prediction depends on (--cache), so a rerun after editing this script costs nothing and a claim
 added beside others simulates only its new configurations. The largest points (P = 16,384,
 linear vendor algorithms) take tens of minutes each on a 2-core machine: --max-ranks leaves them
-out (listed as "not run"). A cache entry records the hash of the sources it was simulated from
-(`model`); --prune deletes the entries whose sources have changed since, which can never be read
-again.
+out (listed as "not run"). --prune deletes the entries that the sources as they are now cannot
+read (simulated from other sources: an earlier commit, another branch, edits since undone).
 """
 import argparse
 import concurrent.futures
@@ -608,7 +607,7 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
         if cache:
             path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
             entry = {"platform": platform, "ranks": ranks, "workload": workload,
-                     "configuration": spec, "seconds": seconds, "model": binary[platform]}
+                     "configuration": spec, "seconds": seconds}
             if ranks_per_node:
                 entry["ranks_per_node"] = ranks_per_node
             with open(path + ".partial", "w") as f:
@@ -617,17 +616,29 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
     return by_spec
 
 
+CACHE_NAME = re.compile(r"[0-9a-f]{20}\.json")
+
+
 def prune(cache, binary):
-    """Deletes the cached predictions of sources that have changed since (their `model` is not
-    the current key of their platform's): they can never be read again. Returns how many."""
+    """Deletes the cached predictions that the sources as they are now (`binary`: the working
+    tree's model keys) can no longer read: an entry is kept exactly when its file name is the one
+    `cache_path` gives its own fields now. Only files named like cache entries are looked at; one
+    that does not parse as an entry is left alone and named. Entries of other versions of the
+    sources (another branch, uncommitted edits undone later) are deleted too. Returns how many."""
     pruned = 0
     for name in sorted(os.listdir(cache)):
-        if not name.endswith(".json"):
+        if not CACHE_NAME.fullmatch(name):
             continue
         path = os.path.join(cache, name)
-        with open(path) as f:
-            entry = json.load(f)
-        if entry.get("model") != binary.get(entry.get("platform")):
+        try:
+            with open(path) as f:
+                entry = json.load(f)
+            current = cache_path(cache, entry["platform"], entry["ranks"], entry["workload"],
+                                 entry["configuration"], binary, entry.get("ranks_per_node", 0))
+        except (ValueError, KeyError, TypeError) as why:
+            print(f"prune: {path}: not a cache entry ({why!r}); left", file=sys.stderr)
+            continue
+        if os.path.basename(current) != name:
             os.remove(path)
             pruned += 1
     return pruned
@@ -1428,8 +1439,8 @@ def main():
                              "with one thread (each run's memory guard sees only itself: keep "
                              "runs near the machine's memory to --jobs 1)")
     parser.add_argument("--prune", action="store_true",
-                        help="first delete the --cache entries of changed sources (they can no "
-                             "longer be read)")
+                        help="first delete the --cache entries the sources as they are now "
+                             "cannot read")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -1437,13 +1448,13 @@ def main():
         parser.error(f"--jobs {args.jobs}: must be at least 1")
     if args.jobs > 1:
         RUN_ARGS.extend(["--set", "simulation.threads=1"])
-    binary = {platform: model_key(platform) for platform in VENDOR}
     if args.prune and not args.cache:
         parser.error("--prune: needs --cache DIR")
+    binary = {platform: model_key(platform) for platform in VENDOR}
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
         if args.prune:
-            print(f"pruned {prune(args.cache, binary)} predictions of changed sources from "
+            print(f"pruned {prune(args.cache, binary)} predictions of other sources from "
                   f"{args.cache}", file=sys.stderr)
     selected = quick_claims() if args.quick else claims()
     if args.platform:

@@ -44,7 +44,7 @@ std::optional<std::int64_t> ColumnPrefixSums::run(std::int64_t src, std::int64_t
   const std::int64_t head_end = first * block_, tail_start = std::min(last * block_, ranks_);
   const std::uint32_t* sums = sums_.row(dst, [&](std::uint32_t* out) { fill(dst, out); });
   // The two sums are a cache miss (the table is hundreds of MiB): loaded after the head's draws,
-  // as written before, the miss stalled the run (87 % of this function's samples on the load in
+  // as written before, the miss stalled the run (88 % of this function's samples on the load in
   // `perf annotate`, P = 131,072). Started first, it overlaps the head's and the tail's draws.
   __builtin_prefetch(sums + first);
   __builtin_prefetch(sums + last);

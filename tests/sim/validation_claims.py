@@ -351,18 +351,26 @@ class CachePerConfiguration(unittest.TestCase):
         self.simulate(["vendor"])
         self.assertEqual(self.runs(), ["vendor", "vendor"])
 
-    def test_prune_deletes_only_entries_of_changed_sources(self):
-        self.simulate(["vendor"])
+    def test_prune_keeps_exactly_what_the_sources_now_read(self):
+        self.simulate(["vendor"], ranks_per_node=4)
         validation.simulate(self.a2a, "theta", 64, "uniform:max=16", ["vendor"], self.cache,
                             self.binary)
+        # Not cache entries: left whatever they hold.
+        for name, text in (("notes.json", "{}"), ("0123456789abcdef0123.json", "not json")):
+            with open(os.path.join(self.cache, name), "w") as f:
+                f.write(text)
+        self.assertEqual(validation.prune(self.cache, self.binary), 0)
         self.binary = dict(self.binary, polaris="changed sources")
         self.assertEqual(validation.prune(self.cache, self.binary), 1)
-        left = os.listdir(self.cache)
-        self.assertEqual(len(left), 1)
-        with open(os.path.join(self.cache, left[0])) as f:
-            self.assertEqual(json.load(f)["platform"], "theta")
-        self.simulate(["vendor"])
-        self.assertEqual(self.runs(), ["vendor", "vendor", "vendor"])
+        entries = []
+        for name in sorted(os.listdir(self.cache)):
+            with open(os.path.join(self.cache, name)) as f:
+                text = f.read()
+            entries.append(json.loads(text).get("platform") if text.startswith("{") else text)
+        self.assertEqual(sorted(map(str, entries)), ["None", "not json", "theta"])
+        # The pruned entry is simulated again; theta's is still read.
+        self.simulate(["vendor"], ranks_per_node=4)
+        self.assertEqual(self.runs(), ["vendor q=4", "vendor", "vendor q=4"])
 
     def test_a_partly_simulated_grid_is_not_judged(self):
         c = claim("best_param", best_of("parlogna", ["parlogna:radix=2", "parlogna:radix=4"]),
@@ -391,6 +399,32 @@ class Selection(unittest.TestCase):
             self.assertEqual(proc.returncode, 2, args)
             self.assertIn(said, proc.stderr.strip().splitlines()[-1])
 
+    def test_a_machine_selects_its_presets_from_the_command_line(self):
+        script = os.path.join(ROOT, "bench", "validation.py")
+        proc = subprocess.run([sys.executable, script, "--cached-only", "--platform", "fugaku",
+                               "--only", "imb110592-256-vendor"], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("| imb110592-256-vendor |", proc.stdout)
+
+    def test_prune_from_the_command_line(self):
+        script = os.path.join(ROOT, "bench", "validation.py")
+        binary = {p: validation.model_key(p) for p in validation.VENDOR}
+        with tempfile.TemporaryDirectory() as cache:
+            entry = {"platform": "fugaku", "ranks": 16, "workload": "constant:size=16",
+                     "configuration": "vendor", "seconds": 1.0, "ranks_per_node": 1}
+            readable = validation.cache_path(cache, "fugaku", 16, "constant:size=16", "vendor",
+                                             binary, 1)
+            stale = validation.cache_path(cache, "fugaku", 16, "constant:size=16", "vendor",
+                                          dict(binary, fugaku="older sources"), 1)
+            for path in (readable, stale):
+                with open(path, "w") as f:
+                    json.dump(entry, f)
+            proc = subprocess.run([sys.executable, script, "--cache", cache, "--prune",
+                                   "--cached-only", "--only", "imb16-16-vendor"],
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("pruned 1 predictions", proc.stderr)
+            self.assertEqual(os.listdir(cache), [os.path.basename(readable)])
 
     def test_a_machine_selects_its_presets(self):
         full = dict(claim("time", "vendor"), platform="fugaku_full")
