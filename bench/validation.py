@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURED = os.path.join(ROOT, "data", "measured")
@@ -599,7 +600,13 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
     per_node = f" {ranks_per_node} ranks per node" if ranks_per_node else ""
     print(f"simulating {platform} P={ranks}{per_node} {workload}: {len(missing)} configurations",
           file=sys.stderr, flush=True)
+    started = time.monotonic()
     simulated = simulate_now(a2a, scenario_of(platform, ranks, workload, missing, ranks_per_node))
+    # What the run cost, kept with its entries so that a rerun can be planned (one `a2a run` for
+    # all of them: the time is the group's, not one configuration's).
+    wall = round(time.monotonic() - started, 1)
+    print(f"simulated {platform} P={ranks}{per_node} {workload} in {wall} s", file=sys.stderr,
+          flush=True)
     for spec in missing:
         seconds = simulated.get(spec)
         if seconds is not None:
@@ -607,7 +614,8 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
         if cache:
             path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
             entry = {"platform": platform, "ranks": ranks, "workload": workload,
-                     "configuration": spec, "seconds": seconds}
+                     "configuration": spec, "seconds": seconds, "run_wall_seconds": wall,
+                     "run_configurations": len(missing)}
             if ranks_per_node:
                 entry["ranks_per_node"] = ranks_per_node
             with open(path + ".partial", "w") as f:

@@ -132,6 +132,13 @@ class Map {
     return number;
   }
   int count(const std::string& key) const { return positive_int(as_node(key), full(key)); }
+  bool boolean(const std::string& key) const {
+    const YAML::Node value = required(key);
+    const std::string text = as_scalar(value, key);
+    if (text != "true" && text != "false")
+      source_.fail(value.Mark(), full(key), "must be true or false, got '" + text + "'");
+    return text == "true";
+  }
   // The value of a required key; an empty value is reported on the key's line.
   YAML::Node as_node(const std::string& key) const {
     const YAML::Node value = required(key);
@@ -274,12 +281,37 @@ void read_shape(const Map& top, PlatformSpec& spec) {
   }
 }
 
+// How the NIC serves its messages (nic_engines, nic_pipelined): only with a NIC time to serve.
+void read_nic_engines(const Map& top, PlatformSpec& spec) {
+  for (const char* key : {"nic_engines", "nic_pipelined"})
+    if (spec.nic_message_time <= 0)
+      top.reject(key, "needs a positive nic_message_time (the time each engine takes a message)");
+  if (top.has("nic_engines")) spec.nic_engines = top.count("nic_engines");
+  if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
+}
+
 PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   const Map top(source, root, "",
-                {"name", "description", "topology", "link", "injection", "global_link", "routing",
-                 "ranks_per_node", "intra_node", "message_overhead", "memory_copy_bandwidth",
-                 "group_launch_overhead", "nic_message_time", "match_time", "eager_threshold",
-                 "inject_size", "node_memory_bandwidth", "pack_bandwidth"});
+                {"name",
+                 "description",
+                 "topology",
+                 "link",
+                 "injection",
+                 "global_link",
+                 "routing",
+                 "ranks_per_node",
+                 "intra_node",
+                 "message_overhead",
+                 "memory_copy_bandwidth",
+                 "group_launch_overhead",
+                 "nic_message_time",
+                 "nic_engines",
+                 "nic_pipelined",
+                 "match_time",
+                 "eager_threshold",
+                 "inject_size",
+                 "node_memory_bandwidth",
+                 "pack_bandwidth"});
   PlatformSpec spec;
   spec.source = source.origin();
   spec.name = top.scalar("name");
@@ -323,6 +355,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
   if (top.has("group_launch_overhead"))
     spec.group_launch_overhead = top.time("group_launch_overhead");
   if (top.has("nic_message_time")) spec.nic_message_time = top.time("nic_message_time");
+  read_nic_engines(top, spec);
   if (top.has("match_time")) spec.match_time = top.time("match_time");
   if (top.has("eager_threshold")) spec.eager_threshold = top.bytes("eager_threshold");
   if (top.has("inject_size")) spec.inject_size = top.bytes("inject_size");
@@ -413,6 +446,8 @@ PlatformSpec load_platform(const std::string& name_or_path) {
 
 PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_message_time = 0;
+  spec.nic_engines = 1;
+  spec.nic_pipelined = false;
   spec.match_time = 0;
   spec.eager_threshold = -1;
   spec.inject_size = -1;

@@ -66,6 +66,11 @@ struct PlatformSpec {
   // engine models them; the SimGrid engine leaves them out (and says so). 0 / negative: off.
   double nic_message_time = 0;  // seconds a node's NIC spends on each inter-node message it sends
                                 // or receives, one message at a time, shared by the node's ranks
+  int nic_engines = 1;          // NIC engines per node and direction, each serving the messages of
+                                // the peer nodes numbered `engine` modulo this (Tofu-D's TNIs)
+  bool nic_pipelined = false;   // true: a message only waits for its engine to be free, which is
+                                // then busy nic_message_time (the message's own latency is the
+                                // links'); false: the message also leaves nic_message_time later
   double match_time = 0;        // seconds per receive already posted, charged when a receive is
                                 // posted (the search of MPI's posted-receive queue)
   double eager_threshold = -1;  // bytes: larger messages wait for a rendezvous handshake (one

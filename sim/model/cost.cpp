@@ -73,8 +73,13 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
   any_inter_ = true;
   largest_inter_ = std::max(largest_inter_, bytes);
   if (m.nic > 0) {
-    node_messages_.add(2 * static_cast<std::uint32_t>(from), 1);
-    node_messages_.add(2 * static_cast<std::uint32_t>(to) + 1, 1);
+    const auto engines = static_cast<std::uint32_t>(m.nic_engines);
+    const auto engine = [engines](int node, int peer) {
+      return static_cast<std::uint32_t>(node) * engines +
+             static_cast<std::uint32_t>(peer) % engines;
+    };
+    node_messages_.add(2 * engine(from, to), 1);
+    node_messages_.add(2 * engine(to, from) + 1, 1);
   }
   const auto amount = static_cast<double>(bytes);
   if (m.routes) {
@@ -126,7 +131,8 @@ void CostBuilder::end_step(Posts posts) {
     intra = {m.alpha_intra, static_cast<double>(largest_intra_) * m.beta_intra, 0, posted};
   }
   const Branch& slower = inter.time() >= intra.time() ? inter : intra;
-  cost_.nic += std::max(0.0, node_messages_.largest() * m.nic - slower.time());
+  const double queued = node_messages_.largest() - (m.nic_pipelined ? 1.0 : 0.0);
+  cost_.nic += std::max(0.0, queued * m.nic - slower.time());
   cost_.latency += slower.latency;
   cost_.bandwidth += slower.bandwidth;
   cost_.contention += slower.contention;

@@ -20,10 +20,12 @@
 // with both costs the larger. Local copies cost bytes · copy β on the rank that copies the most,
 // group launches `launch` each. Steps add up: ranks are taken to run in lockstep, so a step costs
 // what its slowest rank pays.
-// The machine terms of docs/simulation.md: a node's NIC handles its messages one at a time, g
-// each (nic_message_time), so a step takes at least g × the most messages one node sends or
-// receives off-node (`nic`, what that adds beyond the rest of the step); MPI matching makes the
-// k-th of r receives posted cost k·m more (match_time), r(r − 1)/2·m in all, added to the
+// The machine terms of docs/simulation.md: a NIC engine handles its messages one at a time, g
+// each (nic_message_time), so a step takes at least g × the most messages one engine of a node
+// sends or receives off-node (`nic`, what that adds beyond the rest of the step; g less when
+// pipelined, as the last message does not wait for itself; a node has nic_engines engines per
+// direction, each serving the peer nodes numbered engine modulo their number); MPI matching makes
+// the k-th of r receives posted cost k·m more (match_time), r(r − 1)/2·m in all, added to the
 // posting overhead; a step with an inter-node message above the platform's inject_size waits one
 // more route latency, for the receiver's acknowledgement of its send.
 #pragma once
@@ -104,7 +106,8 @@ class CostBuilder {
   // The step being added up.
   Tally rank_out_, rank_in_;  // bytes each rank sends / receives off its node
   Tally link_load_;           // seconds of each shared link's bytes (bytes / capacity)
-  Tally node_messages_;       // messages node n sends (2n) and receives (2n + 1) off-node
+  Tally node_messages_;       // messages engine e of node n sends (2(nE + e)) and receives
+                              // (2(nE + e) + 1) off-node, E engines per node
   double latency_ = 0;        // longest route latency of an inter-node message
   double message_ = 0;        // longest lone transfer time of an inter-node message
   Bytes largest_intra_ = 0;

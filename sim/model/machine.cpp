@@ -46,6 +46,8 @@ Machine node_costs_of(const PlatformSpec& spec) {
   machine.copy_beta = spec.memory_copy_bandwidth > 0 ? 1 / spec.memory_copy_bandwidth : 0;
   machine.launch = spec.group_launch_overhead;
   machine.nic = spec.nic_message_time;
+  machine.nic_engines = spec.nic_engines;
+  machine.nic_pipelined = spec.nic_pipelined;
   machine.match = spec.match_time;
   machine.inject = spec.inject_size;
   machine.ranks_per_node = spec.ranks_per_node;

@@ -132,8 +132,9 @@ class EventLoop {
     const auto nodes = static_cast<size_t>((run.ranks + run.platform->ranks_per_node - 1) /
                                            run.platform->ranks_per_node);
     if (run.platform->nic_message_time > 0) {
-      nic_send_.resize(nodes);
-      nic_receive_.resize(nodes);
+      const auto engines = static_cast<size_t>(run.platform->nic_engines);
+      nic_send_.resize(nodes * engines);
+      nic_receive_.resize(nodes * engines);
     }
     // A linear exchange has P² / 2 posts waiting at once: a fuller table keeps them to about the
     // memory std::unordered_map took (robin hood probing stays short at this load).
@@ -370,21 +371,22 @@ class EventLoop {
     free_transfer(token);
   }
 
-  // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each node's
-  // NIC processes one message at a time (nic_message_time each, sending and receiving), each in
-  // the earliest free time after it reaches that NIC (NicCalendar).
+  // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each NIC
+  // engine processes one message at a time (nic_message_time each, sending and receiving), each in
+  // the earliest free time after it reaches that engine (NicCalendar). A node has nic_engines
+  // engines per direction; a message takes the one its peer node's number selects, so messages
+  // between two nodes keep one engine's order. A pipelined engine lets the message go as it
+  // starts it (its latency through the NIC is the links'); otherwise it leaves once handled.
   void launch(std::uint64_t token, int sender, int receiver, double begin, const Route& route,
               Bytes bytes) {
-    const double nic = run_.platform->nic_message_time;
-    const int Q = run_.platform->ranks_per_node;
+    const PlatformSpec& platform = *run_.platform;
+    const double nic = platform.nic_message_time;
+    const int Q = platform.ranks_per_node;
     const int from = sender / Q, to = receiver / Q;
     if (nic > 0 && from != to) {
-      NicCalendar& out = nic_send_[static_cast<size_t>(from)];
-      out.forget_before(nic_floor_);
-      begin = out.book(begin, nic) + nic;
-      NicCalendar& in = nic_receive_[static_cast<size_t>(to)];
-      in.forget_before(nic_floor_);
-      begin = in.book(begin, nic) + nic;
+      const double held = platform.nic_pipelined ? 0.0 : nic;
+      begin = nic_engine(nic_send_, from, to).book(begin, nic) + held;
+      begin = nic_engine(nic_receive_, to, from).book(begin, nic) + held;
     }
     Transfer& t = transfers_[token];
     t.route = route.id;
@@ -395,6 +397,15 @@ class EventLoop {
     }
     if (adaptive_.enabled()) adaptive_.add(route);
     network_.start(begin, route, static_cast<double>(bytes), token);
+  }
+
+  // The engine of `node`'s NIC (one direction: `nics`) that serves its messages with `peer`.
+  NicCalendar& nic_engine(std::vector<NicCalendar>& nics, int node, int peer) {
+    const int engines = run_.platform->nic_engines;
+    NicCalendar& engine = nics[static_cast<size_t>(node) * static_cast<size_t>(engines) +
+                               static_cast<size_t>(peer % engines)];
+    engine.forget_before(nic_floor_);
+    return engine;
   }
 
   // What the receive of an arrived message gets: its values, and, for a packed message, the time

@@ -53,6 +53,42 @@ def nic():
     between("NIC delay", with_nic - base, 16e-6, 18e-6)
 
 
+def nic_engines():
+    # 3 nodes x 4 ranks, spread_out: each node sends 16 messages to each of the other two. With 3
+    # engines, peer node p's messages go through engine p mod 3, so each engine of each node
+    # handles 16, as in `nic`: about 17 us later than without the NIC term. With 2, node 1
+    # receives from nodes 0 and 2 on its engine 0: 32 messages, about 33 us. With one engine a
+    # node's 32 messages each way share it: at least 32 us (more as the engines book messages
+    # in the order the event loop matches them).
+    base, _ = predict(platform("plain"), 12, "constant:size=8", "spread_out")
+    delays = {}
+    for engines in (1, 2, 3):
+        with_nic, _ = predict(platform(f"engines{engines}", nic_message_time="1us",
+                                       nic_engines=engines), 12, "constant:size=8", "spread_out")
+        delays[engines] = with_nic - base
+    between("NIC delay, one engine", delays[1], 32e-6, 50e-6)
+    between("NIC delay, two engines", delays[2], 32e-6, 34e-6)
+    between("NIC delay, an engine per peer node", delays[3], 16e-6, 18e-6)
+
+
+def nic_pipelined():
+    # A pipelined engine is busy 1 us per message but does not hold the message: of 16 messages
+    # each way between 2 nodes the last starts (and leaves) at 15 us, and is received as it
+    # arrives (the receiving engine is free by then): 15 us later, not 17 as in `nic`. A message
+    # alone (one rank per node) is not delayed at all, where a holding NIC adds 2 us.
+    def delay(ranks_per_node, ranks, **terms):
+        base, _ = predict(platform("plain_q", ranks_per_node=ranks_per_node), ranks,
+                          "constant:size=8", "spread_out")
+        name = "pipelined" if terms.get("nic_pipelined") else "holding"
+        with_nic, _ = predict(platform(f"{name}_q{ranks_per_node}", nic_message_time="1us",
+                                       ranks_per_node=ranks_per_node, **terms),
+                              ranks, "constant:size=8", "spread_out")
+        return with_nic - base
+    between("pipelined NIC, 16 messages", delay(4, 8, nic_pipelined=True), 14.5e-6, 15.5e-6)
+    between("pipelined NIC, one message", delay(1, 2, nic_pipelined=True), -0.1e-6, 0.1e-6)
+    between("holding NIC, one message", delay(1, 2), 1.9e-6, 2.1e-6)
+
+
 def matching():
     # One node of 4 ranks: spread_out posts 3 receives per rank; the k-th searches k already posted
     # (0 + 1 + 2 = 3 entries at 1 us): 3 us more before the sends that follow are posted.
@@ -237,7 +273,7 @@ def calibrate_recovers_latency():
               "link.latency", 9.5e-6, 10.5e-6)
 
 
-CHECKS = {f.__name__: f for f in (nic, matching, rendezvous, send_completion, node_memory,
+CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_pipelined, matching, rendezvous, send_completion, node_memory,
                                   packing, placement,
                                   adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,

@@ -329,6 +329,14 @@ class CachePerConfiguration(unittest.TestCase):
         self.assertEqual(self.runs(), ["parlogna:radix=2 vendor", "parlogna:radix=4"])
         self.assertEqual(len(os.listdir(self.cache)), 3)
 
+    def test_an_entry_keeps_what_its_run_cost(self):
+        self.simulate(["parlogna:radix=2", "vendor"])
+        for name in os.listdir(self.cache):
+            with open(os.path.join(self.cache, name)) as f:
+                entry = json.load(f)
+            self.assertEqual(entry["run_configurations"], 2)
+            self.assertIsInstance(entry["run_wall_seconds"], float)
+
     def test_cached_only_leaves_the_rest_out(self):
         self.simulate(["parlogna:radix=2"])
         self.assertEqual(self.simulate(["parlogna:radix=2", "vendor"], cached_only=True),
@@ -438,6 +446,16 @@ class Selection(unittest.TestCase):
                                "--prune", "--cached-only"], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--prune: needs --cache DIR", proc.stderr.strip().splitlines()[-1])
+
+
+class GeneratedReport(unittest.TestCase):
+    def test_the_report_begins_with_the_scripts_text(self):
+        # docs/validation.md is generated: its prose is HEADER, with the command of its line 3, so
+        # an edit to one and not the other is caught here (the rows need the simulations).
+        with open(os.path.join(ROOT, "docs", "validation.md")) as f:
+            report = f.read()
+        command = report.splitlines()[2].split("`")[1]
+        self.assertTrue(report.startswith(validation.HEADER.format(command=command)))
 
 
 class UnknownKind(unittest.TestCase):

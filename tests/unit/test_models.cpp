@@ -122,6 +122,22 @@ TEST_CASE("inject size: a step whose sends outgrow it waits one more α for thei
         doctest::Approx(2 * (kAlpha + 2 * 1000 * kBeta)));
 }
 
+TEST_CASE("NIC engines: a step takes g x the most messages one engine of a node handles") {
+  model::Machine m = hand_machine();
+  m.ranks_per_node = 4;
+  m.nic = 1e-6;
+  // spread_out on 3 nodes of 4 ranks: each node sends 16 messages to each other node and receives
+  // as many. One engine handles all 32; with 3, peer node p's 16 go through engine p mod 3.
+  const double one_engine = constant("spread_out", 12, 8, m).nic;
+  m.nic_engines = 3;
+  const double per_peer = constant("spread_out", 12, 8, m).nic;
+  CHECK(one_engine - per_peer == doctest::Approx(16e-6));
+  CHECK(per_peer > 0);
+  // Pipelined, the last message does not wait for its own time.
+  m.nic_pipelined = true;
+  CHECK(per_peer - constant("spread_out", 12, 8, m).nic == doctest::Approx(1e-6));
+}
+
 TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
   // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32; Cray
   // MPICH (as measured on Polaris): scattered batch 1; Fujitsu MPI: pairwise.

@@ -235,6 +235,22 @@ TEST_CASE(
 
   CHECK(error_of(std::string(kStar) + "nic_message_time: -1us\n") ==
         "test.yaml:10: key 'nic_message_time': must not be negative, got '-1us'");
+  CHECK(spec.nic_engines == 1);
+  CHECK_FALSE(spec.nic_pipelined);
+  const PlatformSpec engines = parse_platform(
+      std::string(kStar) + "nic_message_time: 2us\nnic_engines: 6\nnic_pipelined: true\n",
+      "e.yaml");
+  CHECK(engines.nic_engines == 6);
+  CHECK(engines.nic_pipelined);
+  CHECK(without_scale_terms(engines).nic_engines == 1);
+  CHECK_FALSE(without_scale_terms(engines).nic_pipelined);
+  CHECK(error_of(std::string(kStar) + "nic_engines: 6\n") ==
+        "test.yaml:10: key 'nic_engines': needs a positive nic_message_time (the time each engine "
+        "takes a message)");
+  CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_engines: 0\n") ==
+        "test.yaml:11: key 'nic_engines': must be a positive integer, got '0'");
+  CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_pipelined: yes\n") ==
+        "test.yaml:11: key 'nic_pipelined': must be true or false, got 'yes'");
   CHECK(error_of(std::string(kStar) + "eager_threshold: 4 furlongs\n")
             .find("test.yaml:10: key 'eager_threshold': unknown unit 'furlongs'") == 0);
   CHECK(
