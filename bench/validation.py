@@ -951,6 +951,51 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
 
+## NIC engines per peer node, tried on Fugaku (stop 47)
+
+The Fugaku misses above share one cause: with one NIC queue per node, every exchange of many
+small messages takes the same time however it is issued, where Fujitsu MPI's pairwise exchange
+(one message per rank per step) is slow and scattered batches and staggered ParLinNa (many posted
+at once) are not. A pairwise step sends a node's 32 messages to one or two peer nodes (rank r to
+r + k); scattered's and staggered's batches go to many. Tofu-D has 6 network interfaces (TNIs)
+per node. Two opt-in machine terms now model a NIC that serves different peers in parallel
+(docs/platforms.md): `nic_engines` (each node's NIC has that many engines per direction, and the
+messages with peer node p use engine p mod their number, an assumption: how Fujitsu MPI assigns
+its TNIs is not published) and `nic_pipelined` (an engine is busy `nic_message_time` per message
+without holding it, so a message alone is not delayed: the PingPong's 1.11 us one way leaves no
+room for a 1.56 us delay at each end). No preset sets them yet: adopting them changes every Fugaku
+prediction, and the whole Fugaku validation (hours) has to be rerun with them first.
+
+A trial copy of the `fugaku` preset with `nic_engines: 6`, `nic_pipelined: true` and
+`nic_message_time: 2.12us` (fitted by hand so that the pairwise vendor takes 49.9 us a step at
+P = 4,096: 203.7 ms; then 408.4 ms at P = 8,192, `time-3`'s 408.3 ms), `a2a run` with
+`platform:` set to its path, one thread, the claims' grids at 16 B (P = 4,096 unless said):
+
+| claim | measured | a2a now | trial | verdict now -> trial |
+|---|---|---|---|---|
+| time-3 (calibration), vendor, P = 8,192 | 408 ms | 407 ms | 408.4 ms | ok -> ok |
+| time-4, ParLogNa radix 2, P = 8,192 | 5.79 ms | 5.76 ms | 5.67 ms | ok -> ok |
+| imb16-16/64/256/1024, pairwise at 16 ranks, 1 per node | 46.7-63.0 us | 87.6-92.2 us (1.46-1.88x) | 40.8, 40.9, 41.7, 45.5 us (0.71-0.87x) | ok -> ok, closer |
+| f25-26, coalesced over staggered ParLinNa | 17.1x | 29.7x | 23.9x (2.19 against 52.2 ms) | miss -> miss, closer |
+| f25-42-16, coalesced ParLinNa the fastest | > 1x | 0.346x | 0.973x (ParLogNa radix 8 2.13 ms) | miss -> miss by 2.7 % |
+| f25-42-staggered-16, staggered over the vendor | > 1x | 0.998x | 3.91x (52.2 against 203.7 ms) | miss -> ok |
+| f25-42-parlogna-16, ParLogNa over the vendor | > 1x | 85.9x | 95.8x | ok -> ok |
+| f25-29-16, the batch matters more to staggered | | 1.01x against 1.09x | 1.59x against 1.015x | miss -> ok |
+| f25-28-16, staggered not competitive | < 0.769x | 0.0336x | 0.0419x | ok -> ok |
+| f25-30-scattered-16, scattered over the linear ones | > 1x | 1x | 1.07x (batch 4,095, 52.2 ms, against Open MPI's linear, 55.9 ms) | miss -> ok |
+| f25-30-linear-16, Open MPI's linear the slowest | slowest | slowest | 55.9 ms, the fastest of the four (pairwise 203.7, exclusive-or 268.1 ms) | ok -> **miss** |
+
+At 16 B the trial mends three misses, brings two others close and keeps the calibration point
+and ParLogNa's time, but makes Open MPI's linear algorithm, which posts all 4,095 messages at
+once, as fast as scattered's largest batch, where the paper measured it the slowest: what makes
+Fujitsu MPI slow with every message posted at once (flow control, a limit on outstanding
+operations per TNI) is not in a2a. Scattered's ideal batch was measured between 2 and P - 1; the
+trial's only falls with the batch (202, 192, 74.1, 57.1, 52.2 ms at batch 2, 8, 256, 1,024, 4,095).
+Not tried: the 512 B, 8 KiB and 16 KiB claims, P = 16,384, and the 110,592-rank rows (the pairwise
+step at P = 1,024, 4 ranks per node, 256 B: 6.50 us against 9.22 us measured, 0.70x; 9.08 us now).
+So the terms are kept, the preset is not changed, and the next step is a cost for many
+outstanding messages before a full Fugaku rerun with them.
+
 ## Fujitsu MPI at 110,592 ranks, and what Fujitsu MPI runs (stop 45)
 
 Two public sources about Fujitsu MPI on Fugaku that the papers do not give (data/measured/README.md
