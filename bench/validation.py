@@ -991,10 +991,22 @@ once, as fast as scattered's largest batch, where the paper measured it the slow
 Fujitsu MPI slow with every message posted at once (flow control, a limit on outstanding
 operations per TNI) is not in a2a. Scattered's ideal batch was measured between 2 and P - 1; the
 trial's only falls with the batch (202, 192, 74.1, 57.1, 52.2 ms at batch 2, 8, 256, 1,024, 4,095).
-Not tried: the 512 B, 8 KiB and 16 KiB claims, P = 16,384, and the 110,592-rank rows (the pairwise
-step at P = 1,024, 4 ranks per node, 256 B: 6.50 us against 9.22 us measured, 0.70x; 9.08 us now).
-So the terms are kept, the preset is not changed, and the next step is a cost for many
-outstanding messages before a full Fugaku rerun with them.
+The pairwise step of `imb110592-256-vendor` (P = 4,096, 4 ranks per node, 256 B) takes 6.69 us
+in the trial (27.375 ms over 4,095 steps) against 9.22 us measured, 0.725x (9.35 us now): within
+2x, less close. Not tried: the 512 B, 8 KiB and 16 KiB claims, P = 16,384, and the other
+110,592-rank rows.
+
+A second trial adds `match_time: 20ns` (a cost that grows with the receives outstanding; the
+preset's 0 follows from ob1 matching per source, so this stands for whatever else makes many
+outstanding messages slow, not for matching): scattered's best batch becomes 256 (84.6 ms; 202,
+192, 99.0 and 220 ms at batch 2, 8, 1,024 and 4,095), 2.41x faster than the pairwise vendor (2.88x
+measured at P = 16,384), and Open MPI's linear takes 223.6 ms, slower than the pairwise exchange;
+but exclusive-or pairwise (268.1 ms) stays the slowest, since each of its steps sends a node's 32
+messages to a single peer node where Open MPI's pairwise splits them over two, so
+`f25-30-linear-16` still misses; staggered ParLinNa's best moves to batch 256 (56.2 ms) and
+`f25-26` to 25.8x. So the terms are kept, the preset is not changed, and what Fujitsu MPI pays for
+many outstanding messages, and whether its exclusive-or exchange is slower than its pairwise one,
+are what the next Fugaku model needs before a full Fugaku rerun with it.
 
 ## Fujitsu MPI at 110,592 ranks, and what Fujitsu MPI runs (stop 45)
 
