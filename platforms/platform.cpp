@@ -23,6 +23,7 @@ namespace a2a {
 namespace {
 
 constexpr std::int64_t kMaxNodes = std::int64_t{1} << 30;
+constexpr int kMaxNicEngines = 64;
 constexpr int kMaxTorusDims = 6;
 
 const std::map<std::string, Topology>& topology_names() {
@@ -92,7 +93,9 @@ class Map {
   // Keys that are valid in the schema but meaningless for this topology.
   void reject(const std::string& key, const std::string& why) const {
     auto it = values_.find(key);
-    if (it != values_.end()) source_.fail(it->second.Mark(), full(key), why);
+    // An empty value's mark may point past the key's line: report the key's then.
+    if (it != values_.end())
+      source_.fail(it->second.IsNull() ? key_marks_.at(key) : it->second.Mark(), full(key), why);
   }
 
   std::string scalar(const std::string& key) const { return as_scalar(required(key), key); }
@@ -286,7 +289,14 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
   for (const char* key : {"nic_engines", "nic_pipelined"})
     if (spec.nic_message_time <= 0)
       top.reject(key, "needs a positive nic_message_time (the time each engine takes a message)");
-  if (top.has("nic_engines")) spec.nic_engines = top.count("nic_engines");
+  if (top.has("nic_engines")) {
+    spec.nic_engines = top.count("nic_engines");
+    // A NIC has a few engines (Tofu-D 6); the scale engine keeps two calendars per engine and node.
+    if (spec.nic_engines > kMaxNicEngines)
+      top.source().fail(top.required("nic_engines").Mark(), top.full("nic_engines"),
+                        "must be at most " + std::to_string(kMaxNicEngines) + ", got '" +
+                            std::to_string(spec.nic_engines) + "'");
+  }
   if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
 }
 

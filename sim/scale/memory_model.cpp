@@ -31,6 +31,9 @@ constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, 
 constexpr std::int64_t kPerMessage = 128;
 constexpr std::int64_t kPerNodePair = 96;   // an interned route and its hops
 constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
+// Each NIC engine beyond a node's first (nic_engines): its two calendars, sending and receiving
+// (sim/scale/nic_calendar.hpp), with room for a few busy stretches each.
+constexpr std::int64_t kPerExtraNicEngine = 2 * 96;
 // Under adaptive routing, the detours let go that the route table keeps findable beyond those in
 // flight (sim/scale/routes.hpp): 65,536, each a route, its room for 12 hops and its key. Measured:
 // parlogna r = 64 at P = 4,096 on polaris_scaled, 94 MiB peak against 109 MiB estimated with them
@@ -71,16 +74,20 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   // Every rank reaches at most min(P, rounds x in-flight) other ranks; routes are per node pair.
   const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
   const std::int64_t detours = run.platform.routing == "minimal" ? 0 : kDetoursKept;
+  const std::int64_t nic_engines =
+      run.platform.nic_message_time > 0 ? nodes * (run.platform.nic_engines - 1) : 0;
   MemoryEstimate estimate;
   estimate.bytes = kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair +
-                   nodes * kPerNode + platform + detours + run.workload.cache_bytes();
-  estimate.what = std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " +
-                  std::to_string(messages) + " messages in flight (" + busiest + ") x " +
-                  human_bytes(kPerMessage) + " + " + std::to_string(node_pairs) + " routes x " +
-                  human_bytes(kPerNodePair) + " + platform " + human_bytes(platform) + " + base " +
-                  human_bytes(kBase) +
-                  (detours > 0 ? " + detours kept " + human_bytes(detours) : "") +
-                  workload_caches(run.workload) + undeclared_footprints(run.planned);
+                   nodes * kPerNode + nic_engines * kPerExtraNicEngine + platform + detours +
+                   run.workload.cache_bytes();
+  estimate.what =
+      std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " + std::to_string(messages) +
+      " messages in flight (" + busiest + ") x " + human_bytes(kPerMessage) + " + " +
+      std::to_string(node_pairs) + " routes x " + human_bytes(kPerNodePair) + " + platform " +
+      human_bytes(platform) + " + base " + human_bytes(kBase) +
+      (detours > 0 ? " + detours kept " + human_bytes(detours) : "") +
+      (nic_engines > 0 ? " + NIC engines " + human_bytes(nic_engines * kPerExtraNicEngine) : "") +
+      workload_caches(run.workload) + undeclared_footprints(run.planned);
   return estimate;
 }
 

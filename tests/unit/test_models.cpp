@@ -129,6 +129,9 @@ TEST_CASE("NIC engines: a step takes g x the most messages one engine of a node 
   // spread_out on 3 nodes of 4 ranks: each node sends 16 messages to each other node and receives
   // as many. One engine handles all 32; with 3, peer node p's 16 go through engine p mod 3.
   const double one_engine = constant("spread_out", 12, 8, m).nic;
+  // With 2, node 1 receives from nodes 0 and 2 on its engine 0: still 32 messages.
+  m.nic_engines = 2;
+  CHECK(constant("spread_out", 12, 8, m).nic == doctest::Approx(one_engine));
   m.nic_engines = 3;
   const double per_peer = constant("spread_out", 12, 8, m).nic;
   CHECK(one_engine - per_peer == doctest::Approx(16e-6));

@@ -247,6 +247,14 @@ TEST_CASE(
   CHECK(error_of(std::string(kStar) + "nic_engines: 6\n") ==
         "test.yaml:10: key 'nic_engines': needs a positive nic_message_time (the time each engine "
         "takes a message)");
+  CHECK(error_of(std::string(kStar) + "nic_pipelined: true\n") ==
+        "test.yaml:10: key 'nic_pipelined': needs a positive nic_message_time (the time each "
+        "engine takes a message)");
+  CHECK(error_of(std::string(kStar) + "nic_engines:\nnic_message_time: 0us\n") ==
+        "test.yaml:10: key 'nic_engines': needs a positive nic_message_time (the time each engine "
+        "takes a message)");
+  CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_engines: 65\n") ==
+        "test.yaml:11: key 'nic_engines': must be at most 64, got '65'");
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_engines: 0\n") ==
         "test.yaml:11: key 'nic_engines': must be a positive integer, got '0'");
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_pipelined: yes\n") ==
