@@ -951,6 +951,56 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
 
+## Backpressure at the NIC, tried on Fugaku (stop 48)
+
+The engines trial below left one Fugaku claim worse: Open MPI's linear alltoallv, measured the
+slowest linear algorithm (Fan et al., HPDC 2025, §5.3, Fig. 11), came out the fastest. It posts
+its sends in ascending rank order, so every rank sends to node 0 first, then to node 1: an incast.
+Two things hid it. First, the event loop matched one rank's posts before the next rank's, and a
+rank posts all 4,095 sends (4 ms of overheads) before it waits, so the NIC calendars were booked
+rank after rank rather than in the order messages reached them: which message got a free time was
+not the one that came first. Second, a sending engine never waited for a busy receiver. A new
+opt-in machine term, `nic_backpressure` (docs/platforms.md), holds a sending engine until the
+receiving engine starts the message (head-of-line blocking, as a NIC whose puts wait for the
+receiver's credit), and with it the event loop matches each batch of posts in time order.
+`sim: machine terms, nic_backpressure` checks it on 8 nodes of 8 ranks: the linear exchange 3.24x
+spread_out's time with the term, 1.01x without. No preset sets it.
+
+The time order alone matters on the current `fugaku` preset (one NIC queue, 1.56 us): Open MPI's
+linear exchange at P = 1,024, 16 B takes 98.5 ms in time order against 52.1 ms rank after rank
+(spread_out 50.6 ms, pairwise 49.6 ms, scattered batch 256, coalesced ParLinNa and ParLogNa
+radix 8 within 1.6 % of their times), and at P = 4,096 408.3 ms against spread_out's 207.0 ms
+(213 against 203 ms for linear and pairwise in the table). Matching in time order always would
+move every Fugaku prediction, so it comes with `nic_backpressure` only until the whole Fugaku
+validation (hours) is rerun with it.
+
+The stop-47 trial platform (`nic_engines: 6`, `nic_pipelined: true`, `nic_message_time: 2.12us`)
+plus `nic_backpressure: true`, `a2a run` with `platform:` its path, one thread, P = 4,096, 16 B
+(these 4 runs took 79-676 s each, 1,603 s in all):
+
+| claim | measured | engines trial | + backpressure | verdict, engines -> + backpressure |
+|---|---|---|---|---|
+| f25-30-linear-16, Open MPI's linear the slowest | slowest | 55.9 ms, the fastest | 1.029 s, the slowest (pairwise and vendor 203.7, exclusive-or 268.1 ms) | miss -> ok |
+| f25-30-scattered-16, scattered over the linear ones | > 1x | 1.07x | 3.92x (batch 4,095, 52.0 ms, against the vendor's 203.7 ms) | ok -> ok |
+| f25-42-staggered-16, staggered over the vendor | > 1x | 3.91x | 2.82x (72.3 ms, radix 2 batch 256) | ok -> ok |
+| f25-42-parlogna-16, ParLogNa over the vendor | > 1x | 95.8x | 89.8x (radix 8, 2.27 ms) | ok -> ok |
+| f25-29-16, the batch matters more to staggered | | 1.59x against 1.015x | 1.33x against 1.15x | ok -> ok |
+| f25-28-16, staggered not competitive | < 0.769x | 0.0419x | 0.0385x | ok -> ok |
+| f25-42-16, coalesced ParLinNa the fastest | > 1x | 0.973x | 0.815x (coalesced 2.78 ms, radix 4 batch 2) | miss -> miss, further |
+| f25-26, coalesced over staggered ParLinNa | 17.1x | 23.9x | 26.0x | miss -> miss |
+
+The pairwise exchanges and the vendor do not move (one or two peer nodes a step, no incast).
+Staggered ParLinNa's batch now has a best inside its range: batch 256 (72.3 ms; 96.2,
+86.7, 76.9 and 77.8 ms at batch 2, 8, 32 and 1,024, radix 2), where the engines trial's fell with
+the batch; scattered's still falls with it (201.6, 191.7, 101.4, 80.4 and 52.0 ms at batch 2, 8,
+256, 1,024 and 4,095). What it costs is coalesced ParLinNa: 2.19 -> 2.78 ms, behind ParLogNa
+radix 8 (2.13 -> 2.27 ms), where it was measured the fastest. Why was not traced; a likely cause:
+its exchange sends each rank's blocks to the rank of the same index on every other node, and once
+the ranks of a node drift a few batches apart, peer nodes that share an engine (p mod 6) overlap
+and a held engine waits. So the preset is not changed. The next Fugaku model has to keep coalesced
+ahead (an engine chosen by load rather than by peer number, which Fujitsu MPI may do, is the next
+thing to try) before the full Fugaku rerun.
+
 ## NIC engines per peer node, tried on Fugaku (stop 47)
 
 The Fugaku misses above share one cause: with one NIC queue per node, every exchange of many

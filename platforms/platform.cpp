@@ -284,9 +284,10 @@ void read_shape(const Map& top, PlatformSpec& spec) {
   }
 }
 
-// How the NIC serves its messages (nic_engines, nic_pipelined): only with a NIC time to serve.
+// How the NIC serves its messages (nic_engines, nic_pipelined, nic_backpressure): only with a NIC
+// time to serve.
 void read_nic_engines(const Map& top, PlatformSpec& spec) {
-  for (const char* key : {"nic_engines", "nic_pipelined"})
+  for (const char* key : {"nic_engines", "nic_pipelined", "nic_backpressure"})
     if (spec.nic_message_time <= 0)
       top.reject(key, "needs a positive nic_message_time (the time each engine takes a message)");
   if (top.has("nic_engines")) {
@@ -298,6 +299,7 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
                             std::to_string(spec.nic_engines) + "'");
   }
   if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
+  if (top.has("nic_backpressure")) spec.nic_backpressure = top.boolean("nic_backpressure");
 }
 
 PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
@@ -317,6 +319,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
                  "nic_message_time",
                  "nic_engines",
                  "nic_pipelined",
+                 "nic_backpressure",
                  "match_time",
                  "eager_threshold",
                  "inject_size",
@@ -458,6 +461,7 @@ PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_message_time = 0;
   spec.nic_engines = 1;
   spec.nic_pipelined = false;
+  spec.nic_backpressure = false;
   spec.match_time = 0;
   spec.eager_threshold = -1;
   spec.inject_size = -1;

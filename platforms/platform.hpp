@@ -71,13 +71,15 @@ struct PlatformSpec {
   bool nic_pipelined = false;   // true: a message only waits for its engine to be free, which is
                                 // then busy nic_message_time (the message's own latency is the
                                 // links'); false: the message also leaves nic_message_time later
-  double match_time = 0;        // seconds per receive already posted, charged when a receive is
-                                // posted (the search of MPI's posted-receive queue)
-  double eager_threshold = -1;  // bytes: larger messages wait for a rendezvous handshake (one
-                                // round trip) after both sides posted; smaller ones start when
-                                // sent. Negative: every message starts when both posted, no
-                                // handshake
-  double inject_size = -1;      // bytes: an inter-node send of at most this completes when posted
+  bool nic_backpressure = false;  // true: a sending engine is held until the receiving engine
+                                  // starts the message (head-of-line blocking at a busy receiver)
+  double match_time = 0;          // seconds per receive already posted, charged when a receive is
+                                  // posted (the search of MPI's posted-receive queue)
+  double eager_threshold = -1;    // bytes: larger messages wait for a rendezvous handshake (one
+                                  // round trip) after both sides posted; smaller ones start when
+                                  // sent. Negative: every message starts when both posted, no
+                                  // handshake
+  double inject_size = -1;        // bytes: an inter-node send of at most this completes when posted
                             // (the MPI copies it into the NIC's command); a larger one completes
                             // when the receiver's acknowledgement is back, one route latency
                             // after its data arrived. Negative: every send completes when its

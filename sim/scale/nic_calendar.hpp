@@ -6,8 +6,10 @@
 // times differ by milliseconds between senders. Serving in call order ("free at max(begin, last)
 // + time") left the NIC idle while messages that had reached it waited behind one that had not:
 // twice its real work at P = 1,024 on Fugaku. So the calendar books each message into the
-// earliest free stretch at or after its time, as a NIC serving messages in the order they reach
-// it would, whatever order they are booked in.
+// earliest free stretch at or after its time. That keeps the NIC busy whatever order messages are
+// booked in, but not which message it serves first: booked rank after rank, a rank's later
+// message can take a stretch that another rank's earlier one would have had. The event loop
+// books in time order where that matters (nic_backpressure; scale_engine.cpp).
 //
 // Busy stretches are kept sorted; a gap shorter than one message can never be used, so it is
 // booked as busy at once: every gap left is long enough for a message, and a booking looks at
@@ -22,20 +24,40 @@
 namespace a2a::sim::scale {
 
 class NicCalendar {
+  struct Stretch {
+    double start, end;
+  };
+  using Iterator = std::vector<Stretch>::const_iterator;
+
  public:
   // Books one message of `length` seconds at or after `begin`; returns when it starts.
   double book(double begin, double length) {
     begin = std::max(begin, floor_);
     // The first stretch that ends after `begin`: the message starts at `begin` if it fits in the
     // gap before that stretch, else right after it (the next gap is at least `length` long).
-    const auto first =
-        std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), begin,
-                         [](double t, const Stretch& s) { return t < s.end; });
+    const auto first = first_ending_after(begin);
     const double start =
         first == busy_.end() || begin + length <= first->start ? begin : first->end;
     const auto at = first == busy_.end() || start < first->start ? first : first + 1;
     insert(static_cast<std::size_t>(at - busy_.begin()), Stretch{start, start + length}, length);
     return start;
+  }
+
+  // The earliest start at or after `begin` of a free stretch `length` long, which may be longer
+  // than one message (an engine held until another NIC takes its message, nic_backpressure), so
+  // unlike book() it may have to pass several gaps. Books nothing.
+  double fit(double begin, double length) const {
+    double start = std::max(begin, floor_);
+    for (auto s = first_ending_after(start); s != busy_.end() && s->start < start + length; ++s)
+      start = std::max(start, s->end);
+    return start;
+  }
+
+  // Books [start, start + length), free by fit(); `message` is one message's time, the shortest
+  // gap worth keeping.
+  void book_at(double start, double length, double message) {
+    const auto at = first_ending_after(start);
+    insert(static_cast<std::size_t>(at - busy_.begin()), Stretch{start, start + length}, message);
   }
 
   // No booking will begin before `t`: stretches that end by then are dropped, and a booking asked
@@ -55,9 +77,11 @@ class NicCalendar {
   std::size_t stretches() const { return busy_.size() - head_; }
 
  private:
-  struct Stretch {
-    double start, end;
-  };
+  // The first kept stretch that ends after `t`.
+  Iterator first_ending_after(double t) const {
+    return std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), t,
+                            [](double x, const Stretch& s) { return x < s.end; });
+  }
 
   // Inserts `s` before index `i`, merged with a neighbour when the gap between them is shorter
   // than one message (such a gap would never be used).

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <span>
 
 #include <tsl/robin_map.h>
@@ -146,12 +148,16 @@ class EventLoop {
   // it, goes to `woken`. Returns the earliest such wake-up (+infinity if none).
   double collect_posts(const std::vector<int>& ranks, std::vector<int>& woken) {
     double earliest = std::numeric_limits<double>::infinity();
-    for (const int r : ranks) {
-      RankState& state = run_.states[static_cast<size_t>(r)];
-      for (const Post& post : state.outbox)
-        match(r, post, woken, earliest);
-      empty_outbox(state);
+    if (run_.platform->nic_backpressure && ranks.size() > 1) {
+      match_in_time_order(ranks, woken, earliest);
+    } else {
+      for (const int r : ranks) {
+        for (const Post& post : run_.states[static_cast<size_t>(r)].outbox)
+          match(r, post, woken, earliest);
+      }
     }
+    for (const int r : ranks)
+      empty_outbox(run_.states[static_cast<size_t>(r)]);
     return earliest;
   }
 
@@ -194,6 +200,37 @@ class EventLoop {
   static std::uint64_t key(int src, int dst, Kind kind) {
     return (static_cast<std::uint64_t>(src) << 34) | (static_cast<std::uint64_t>(dst) << 2) |
            static_cast<std::uint64_t>(kind);
+  }
+
+  // With nic_backpressure a NIC engine serves its messages in the order they reach it, each held
+  // by the receiving NIC, so which message an engine serves first decides how long the others
+  // wait: the calendar must be booked in time order. A rank posts ahead of the others (Open MPI's
+  // linear exchange posts P - 1 sends over P - 1 overheads before it waits), so the batch's posts
+  // are matched by their times (ties by rank), not rank after rank. Each rank's posts keep their
+  // order (their times do not decrease; MPI's non-overtaking rule).
+  void match_in_time_order(const std::vector<int>& ranks, std::vector<int>& woken,
+                           double& earliest) {
+    struct Next {
+      double at;
+      int rank;
+      std::size_t index;
+      bool operator>(const Next& o) const {
+        return at != o.at ? at > o.at : rank != o.rank ? rank > o.rank : index > o.index;
+      }
+    };
+    std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
+    for (const int r : ranks) {
+      const std::vector<Post>& outbox = run_.states[static_cast<size_t>(r)].outbox;
+      if (!outbox.empty()) next.push(Next{outbox.front().at, r, 0});
+    }
+    while (!next.empty()) {
+      const Next head = next.top();
+      next.pop();
+      const std::vector<Post>& outbox = run_.states[static_cast<size_t>(head.rank)].outbox;
+      match(head.rank, outbox[head.index], woken, earliest);
+      if (head.index + 1 < outbox.size())
+        next.push(Next{outbox[head.index + 1].at, head.rank, head.index + 1});
+    }
   }
 
   // A linear exchange fills each rank's outbox with 2 (P - 1) posts at once: once matched, their
@@ -383,11 +420,7 @@ class EventLoop {
     const double nic = platform.nic_message_time;
     const int Q = platform.ranks_per_node;
     const int from = sender / Q, to = receiver / Q;
-    if (nic > 0 && from != to) {
-      const double held = platform.nic_pipelined ? 0.0 : nic;
-      begin = nic_engine(nic_send_, from, to).book(begin, nic) + held;
-      begin = nic_engine(nic_receive_, to, from).book(begin, nic) + held;
-    }
+    if (nic > 0 && from != to) begin = pass_nics(from, to, begin);
     Transfer& t = transfers_[token];
     t.route = route.id;
     const double inject = run_.platform->inject_size;
@@ -397,6 +430,35 @@ class EventLoop {
     }
     if (adaptive_.enabled()) adaptive_.add(route);
     network_.start(begin, route, static_cast<double>(bytes), token);
+  }
+
+  // When a message from node `from` to node `to`, at the sending NIC at `begin`, has passed both
+  // NICs and goes on the links. Without backpressure the sending engine serves it in its earliest
+  // free time, the receiving engine once the sending one has (and, not pipelined, handled) it.
+  // With nic_backpressure the sending engine is held until the receiving one starts the message
+  // (at least its own time), so a sender whose messages queue at a busy receiver cannot serve its
+  // next one meanwhile (head-of-line blocking): both engines' free times are searched together.
+  double pass_nics(int from, int to, double begin) {
+    const PlatformSpec& platform = *run_.platform;
+    const double nic = platform.nic_message_time;
+    const double held = platform.nic_pipelined ? 0.0 : nic;
+    NicCalendar& sending = nic_engine(nic_send_, from, to);
+    NicCalendar& receiving = nic_engine(nic_receive_, to, from);
+    if (!platform.nic_backpressure) {
+      begin = sending.book(begin, nic) + held;
+      return receiving.book(begin, nic) + held;
+    }
+    double start = sending.fit(begin, nic), received = 0, hold = 0;
+    for (;;) {
+      received = receiving.fit(start + held, nic);
+      hold = std::max(nic, received - start);
+      const double later = sending.fit(start, hold);
+      if (later == start) break;
+      start = later;  // the engine is not free for the whole hold: try its next free time
+    }
+    sending.book_at(start, hold, nic);
+    receiving.book_at(received, nic, nic);
+    return received + held;
   }
 
   // The engine of `node`'s NIC (one direction: `nics`) that serves its messages with `peer`.

@@ -89,6 +89,33 @@ def nic_pipelined():
     between("holding NIC, one message", delay(1, 2), 1.9e-6, 2.1e-6)
 
 
+def nic_backpressure():
+    # 8 nodes x 8 ranks, 2 pipelined engines of 1 us, 0.25 us to post a message. Held until the
+    # receiving engine starts each message, a sending engine serves its queue in order, so an
+    # exchange whose ranks all send to the same node first (Open MPI's linear, ascending ranks)
+    # stalls every sender behind node 0's receiving engines: each of those serves 4 sender nodes'
+    # 64 messages (256 us) before node 7 can send its other 192 messages on that engine, so the
+    # linear exchange takes more than 16 + 256 + 192 us (16 us: its 63 receives posted first).
+    # spread_out sends to a different node from each rank and is bound by one engine's 256
+    # messages (the 4 peer nodes of its number), as without the term: about 16 + 256 + 10 us.
+    # Without the term the two take the same time.
+    shape = {"topology": {"kind": "star", "nodes": 8}, "ranks_per_node": 8,
+             "message_overhead": "0.25us", "nic_message_time": "1us", "nic_engines": 2,
+             "nic_pipelined": True}
+    times = {}
+    for held in (False, True):
+        path = platform(f"held{held}", nic_backpressure=held, **shape)
+        for algorithm in ("ompi_linear", "spread_out"):
+            times[held, algorithm], _ = predict(path, 64, "constant:size=8", algorithm)
+    between("backpressure, spread_out", times[True, "spread_out"], 282e-6, 300e-6)
+    between("backpressure, linear", times[True, "ompi_linear"], 464e-6, 2e-3)
+    ratios = {held: times[held, "ompi_linear"] / times[held, "spread_out"] for held in (False, True)}
+    print(f"linear / spread_out: {ratios[False]:.3f} without backpressure (expected 0.95 .. 1.05), "
+          f"{ratios[True]:.3f} with it (expected at least 2)")
+    if not 0.95 <= ratios[False] <= 1.05 or ratios[True] < 2:
+        sys.exit("FAIL: backpressure does not single out the linear exchange")
+
+
 def matching():
     # One node of 4 ranks: spread_out posts 3 receives per rank; the k-th searches k already posted
     # (0 + 1 + 2 = 3 entries at 1 us): 3 us more before the sends that follow are posted.
@@ -273,7 +300,7 @@ def calibrate_recovers_latency():
               "link.latency", 9.5e-6, 10.5e-6)
 
 
-CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_pipelined, matching, rendezvous, send_completion, node_memory,
+CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_pipelined, nic_backpressure, matching, rendezvous, send_completion, node_memory,
                                   packing, placement,
                                   adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,

@@ -78,6 +78,37 @@ TEST_CASE("NIC calendar: the same starts as the earliest free time, in any booki
   }
 }
 
+TEST_CASE("NIC calendar: a stretch longer than one message passes gaps too short for it") {
+  // An engine held until another NIC takes its message (nic_backpressure) needs a longer stretch.
+  NicCalendar nic;
+  nic.book(2, 1);               // [2, 3)
+  nic.book(5, 1);               // [5, 6)
+  CHECK(nic.fit(0, 2) == 0);    // [0, 2) before the first
+  CHECK(nic.fit(0.5, 2) == 3);  // [0.5, 2.5) overlaps [2, 3); [3, 5) fits
+  CHECK(nic.fit(0.5, 3) == 6);  // no gap of 3 before the last stretch
+  CHECK(nic.fit(4, 1) == 4);
+  nic.book_at(3, 2, 1);  // [3, 5) joins both neighbours: one stretch [2, 6)
+  CHECK(nic.stretches() == 1);
+  CHECK(nic.fit(0, 1) == 0);
+  CHECK(nic.fit(1.5, 1) == 6);
+}
+
+TEST_CASE("NIC calendar: fit finds the earliest free stretch of any length, book_at books it") {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> arrival(0, 50), hold(1, 4);
+  for (int trial = 0; trial < 20; ++trial) {
+    NicCalendar nic;
+    std::vector<std::pair<double, double>> booked;
+    for (int i = 0; i < 40; ++i) {
+      const double begin = arrival(random), length = hold(random);
+      const double start = nic.fit(begin, length);
+      REQUIRE(start == doctest::Approx(earliest_free(booked, begin, length)));
+      nic.book_at(start, length, 1.0);
+      booked.emplace_back(start, start + length);
+    }
+  }
+}
+
 TEST_CASE("NIC calendar: what ends before every future booking is dropped") {
   NicCalendar nic;
   for (int i = 0; i < 200; ++i)

@@ -244,6 +244,16 @@ TEST_CASE(
   CHECK(engines.nic_pipelined);
   CHECK(without_scale_terms(engines).nic_engines == 1);
   CHECK_FALSE(without_scale_terms(engines).nic_pipelined);
+  CHECK_FALSE(engines.nic_backpressure);
+  const PlatformSpec held = parse_platform(
+      std::string(kStar) + "nic_message_time: 2us\nnic_backpressure: true\n", "b.yaml");
+  CHECK(held.nic_backpressure);
+  CHECK_FALSE(without_scale_terms(held).nic_backpressure);
+  CHECK(error_of(std::string(kStar) + "nic_backpressure: true\n") ==
+        "test.yaml:10: key 'nic_backpressure': needs a positive nic_message_time (the time each "
+        "engine takes a message)");
+  CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_backpressure: 1\n") ==
+        "test.yaml:11: key 'nic_backpressure': must be true or false, got '1'");
   CHECK(error_of(std::string(kStar) + "nic_engines: 6\n") ==
         "test.yaml:10: key 'nic_engines': needs a positive nic_message_time (the time each engine "
         "takes a message)");
