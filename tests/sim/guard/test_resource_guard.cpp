@@ -176,3 +176,19 @@ TEST_CASE("the scale engine's estimate counts the workload's run-sum caches in f
   CHECK(with.what.find("workload's run sums") != std::string::npos);
   CHECK(without.what.find("workload's run sums") == std::string::npos);
 }
+
+TEST_CASE("the scale engine's estimate counts each NIC engine beyond a node's first") {
+  // fugaku has a NIC time, so its nodes keep a sending and a receiving calendar per engine.
+  PlatformSpec platform = load_platform("fugaku");
+  REQUIRE(platform.nic_message_time > 0);
+  const SimOptions options;
+  const int P = 4096;  // 128 nodes of 32 ranks
+  const std::vector<Planned> configs = planned({"parlogna:radix=2"}, P);
+  const auto workload = make_workload("constant", P);
+  const MemoryEstimate one = estimate_memory("scale", {platform, P, options, *workload, configs});
+  platform.nic_engines = 6;
+  const MemoryEstimate six = estimate_memory("scale", {platform, P, options, *workload, configs});
+  CHECK(six.bytes - one.bytes == 128 * 5 * 2 * 96);
+  CHECK(six.what.find("+ NIC engines 120.0 KiB") != std::string::npos);
+  CHECK(one.what.find("NIC engines") == std::string::npos);
+}
