@@ -28,6 +28,17 @@ std::string ratio_text(double model, double simulated) {
   return text;
 }
 
+// The machine terms the closed forms read (docs/models.md), on a line of their own when the
+// platform sets any: the NIC's time per message, its engines and whether they pipeline, the
+// matching cost per posted receive, and the inject size.
+void print_machine_terms(std::ostream& out, const model::Machine& m) {
+  if (m.nic <= 0 && m.match <= 0 && m.inject < 0) return;
+  out << "# machine terms: nic=" << format_seconds(m.nic) << " engines=" << m.nic_engines
+      << " pipelined=" << (m.nic_pipelined ? "true" : "false")
+      << " match=" << format_seconds(m.match)
+      << " inject=" << (m.inject < 0 ? std::string("none") : number(m.inject) + " B") << "\n";
+}
+
 void print_header(std::ostream& out, const PreparedScenario& prepared, const model::Machine& m) {
   const ScenarioSummary s = prepared.summary();
   out << "# a2a model: " << s.scenario << "\n# platform " << s.platform << ", P=" << s.ranks << " ("
@@ -37,6 +48,7 @@ void print_header(std::ostream& out, const PreparedScenario& prepared, const mod
       << " s/B alpha_intra=" << format_seconds(m.alpha_intra)
       << " beta_intra=" << number(m.beta_intra) << " s/B o=" << format_seconds(m.overhead)
       << " copy=" << number(m.copy_beta) << " s/B launch=" << format_seconds(m.launch) << "\n";
+  print_machine_terms(out, m);
 }
 
 }  // namespace

@@ -40,4 +40,13 @@ check "$out/model_only.csv" 0
 diff <(cut -d, -f1,2,5- "$out/with_sim.csv") <(cut -d, -f1,2,5- "$out/model_only.csv") \
   || fail "model columns differ with and without --no-sim"
 grep -q "model/sim" "$out/table.txt" || fail "the printed table has no model/sim column"
+# The machine terms the closed forms read are printed when the platform sets any (fugaku: a NIC
+# time), and not for a platform that sets none (theta).
+terms=$("$a2a" model "$scenario" --no-sim --set platform=fugaku | grep "^# machine terms:") ||
+  fail "no machine terms line on fugaku"
+[ "$terms" = "# machine terms: nic=1.56 us engines=1 pipelined=false match=0.00 us inject=none" ] ||
+  fail "machine terms on fugaku: $terms"
+if "$a2a" model "$scenario" --no-sim --set platform=theta | grep -q "^# machine terms:"; then
+  fail "machine terms printed for theta, which sets none"
+fi
 echo "ok: $configurations configurations, columns and sums checked"
