@@ -109,6 +109,13 @@ def nic_backpressure():
             times[held, algorithm], _ = predict(path, 64, "constant:size=8", algorithm)
     between("backpressure, spread_out", times[True, "spread_out"], 282e-6, 300e-6)
     between("backpressure, linear", times[True, "ompi_linear"], 464e-6, 2e-3)
+    # Matched in time order, the run stays deterministic: the same with one thread as with two.
+    held_path = platform("heldTrue", nic_backpressure=True, **shape)
+    by_threads = [predict(held_path, 64, "constant:size=8", "ompi_linear",
+                          extra=("--set", f"simulation.threads={n}"))[0] for n in (1, 2)]
+    if by_threads[0] != by_threads[1]:
+        sys.exit(f"FAIL: backpressure, linear: {by_threads[0]} s with 1 thread, "
+                 f"{by_threads[1]} s with 2")
     ratios = {held: times[held, "ompi_linear"] / times[held, "spread_out"] for held in (False, True)}
     print(f"linear / spread_out: {ratios[False]:.3f} without backpressure (expected 0.95 .. 1.05), "
           f"{ratios[True]:.3f} with it (expected at least 2)")
