@@ -53,6 +53,12 @@ class NicCalendar {
     return start;
   }
 
+  // The end of the first busy stretch in [start, start + length), or `start` if that is free.
+  double blocked_until(double start, double length) const {
+    const auto s = first_ending_after(start);
+    return s != busy_.end() && s->start < start + length ? s->end : start;
+  }
+
   // Books [start, start + length), free by fit(); `message` is one message's time, the shortest
   // gap worth keeping.
   void book_at(double start, double length, double message) {
@@ -104,5 +110,28 @@ class NicCalendar {
   std::size_t head_ = 0;
   double floor_ = 0;
 };
+
+// A message through a sending and a receiving engine, the sending one held until the receiving
+// one starts it (nic_backpressure): the receiving engine takes it in its earliest free time at or
+// after start + `held` (`held`: 0 for a pipelined engine, else `length`), and the sending one must
+// be free from `start` until then, and for at least `length`. Finds the earliest such start at or
+// after `begin`, books both, and returns when the receiving engine starts the message.
+inline double book_held(NicCalendar& sending, NicCalendar& receiving, double begin, double length,
+                        double held) {
+  double start = sending.fit(begin, length);
+  for (;;) {
+    const double received = receiving.fit(start + held, length);
+    const double hold = std::max(length, received - start);
+    const double blocked = sending.blocked_until(start, hold);
+    if (blocked == start) {
+      sending.book_at(start, hold, length);
+      receiving.book_at(received, length, length);
+      return received;
+    }
+    // No start before that stretch ends can do: a later start is received no earlier, so its
+    // hold would reach the stretch too. Try the first free time after it.
+    start = sending.fit(blocked, length);
+  }
+}
 
 }  // namespace a2a::sim::scale

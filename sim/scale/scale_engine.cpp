@@ -150,14 +150,18 @@ class EventLoop {
     double earliest = std::numeric_limits<double>::infinity();
     if (run_.platform->nic_backpressure && ranks.size() > 1) {
       match_in_time_order(ranks, woken, earliest);
-    } else {
-      for (const int r : ranks) {
-        for (const Post& post : run_.states[static_cast<size_t>(r)].outbox)
-          match(r, post, woken, earliest);
-      }
+      for (const int r : ranks)
+        empty_outbox(run_.states[static_cast<size_t>(r)]);
+      return earliest;
     }
-    for (const int r : ranks)
-      empty_outbox(run_.states[static_cast<size_t>(r)]);
+    // Each outbox goes back as soon as its posts are matched: a linear exchange's first batch
+    // holds 2 (P - 1) posts per rank.
+    for (const int r : ranks) {
+      RankState& state = run_.states[static_cast<size_t>(r)];
+      for (const Post& post : state.outbox)
+        match(r, post, woken, earliest);
+      empty_outbox(state);
+    }
     return earliest;
   }
 
@@ -448,17 +452,7 @@ class EventLoop {
       begin = sending.book(begin, nic) + held;
       return receiving.book(begin, nic) + held;
     }
-    double start = sending.fit(begin, nic), received = 0, hold = 0;
-    for (;;) {
-      received = receiving.fit(start + held, nic);
-      hold = std::max(nic, received - start);
-      const double later = sending.fit(start, hold);
-      if (later == start) break;
-      start = later;  // the engine is not free for the whole hold: try its next free time
-    }
-    sending.book_at(start, hold, nic);
-    receiving.book_at(received, nic, nic);
-    return received + held;
+    return book_held(sending, receiving, begin, nic, held) + held;
   }
 
   // The engine of `node`'s NIC (one direction: `nics`) that serves its messages with `peer`.

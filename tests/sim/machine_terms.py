@@ -93,8 +93,8 @@ def nic_backpressure():
     # 8 nodes x 8 ranks, 2 pipelined engines of 1 us, 0.25 us to post a message. Held until the
     # receiving engine starts each message, a sending engine serves its queue in order, so an
     # exchange whose ranks all send to the same node first (Open MPI's linear, ascending ranks)
-    # stalls every sender behind node 0's receiving engines: each of those serves 4 sender nodes'
-    # 64 messages (256 us) before node 7 can send its other 192 messages on that engine, so the
+    # stalls every sender behind node 0's receiving engines: the odd one serves 4 sender nodes' 64
+    # messages (256 us) before node 7 can send its other 192 messages on that engine, so the
     # linear exchange takes more than 16 + 256 + 192 us (16 us: its 63 receives posted first).
     # spread_out sends to a different node from each rank and is bound by one engine's 256
     # messages (the 4 peer nodes of its number), as without the term: about 16 + 256 + 10 us.
@@ -109,13 +109,6 @@ def nic_backpressure():
             times[held, algorithm], _ = predict(path, 64, "constant:size=8", algorithm)
     between("backpressure, spread_out", times[True, "spread_out"], 282e-6, 300e-6)
     between("backpressure, linear", times[True, "ompi_linear"], 464e-6, 2e-3)
-    # Matched in time order, the run stays deterministic: the same with one thread as with two.
-    held_path = platform("heldTrue", nic_backpressure=True, **shape)
-    by_threads = [predict(held_path, 64, "constant:size=8", "ompi_linear",
-                          extra=("--set", f"simulation.threads={n}"))[0] for n in (1, 2)]
-    if by_threads[0] != by_threads[1]:
-        sys.exit(f"FAIL: backpressure, linear: {by_threads[0]} s with 1 thread, "
-                 f"{by_threads[1]} s with 2")
     ratios = {held: times[held, "ompi_linear"] / times[held, "spread_out"] for held in (False, True)}
     print(f"linear / spread_out: {ratios[False]:.3f} without backpressure (expected 0.95 .. 1.05), "
           f"{ratios[True]:.3f} with it (expected at least 2)")

@@ -109,6 +109,61 @@ TEST_CASE("NIC calendar: fit finds the earliest free stretch of any length, book
   }
 }
 
+TEST_CASE("NIC calendar: a held message starts as early as both engines allow") {
+  // Sending busy [1.5, 3) and [11.5, 13), receiving [0, 10): from 0 the hold [0, 10) meets
+  // [1.5, 3); from 3 it is [3, 10), free. Not 13, after the second stretch.
+  NicCalendar sending, receiving;
+  sending.book_at(1.5, 1.5, 1);
+  sending.book_at(11.5, 1.5, 1);
+  receiving.book_at(0, 10, 1);
+  CHECK(book_held(sending, receiving, 0, 1, 0) == 10);
+  CHECK(sending.fit(3, 1) == 10);  // held over [3, 10)
+  CHECK(receiving.fit(0, 1) == 11);
+}
+
+TEST_CASE("NIC calendar: held messages against a search of every start") {
+  // The earliest start is `begin` or the end of a sending stretch (an earlier start would do as
+  // well otherwise), so trying those in order finds it.
+  using Stretches = std::vector<std::pair<double, double>>;
+  const auto free_over = [](const Stretches& busy, double start, double length) {
+    return std::none_of(busy.begin(), busy.end(), [&](const auto& b) {
+      return start < b.second && b.first < start + length;
+    });
+  };
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> arrival(0, 40);
+  for (int trial = 0; trial < 30; ++trial) {
+    NicCalendar sending, receiving;
+    Stretches sent, received;
+    for (int i = 0; i < 8; ++i) {
+      const double s = sending.book(arrival(random), 1.0), r = receiving.book(arrival(random), 1.0);
+      sent.emplace_back(s, s + 1.0);
+      received.emplace_back(r, r + 1.0);
+    }
+    for (int i = 0; i < 12; ++i) {
+      const double begin = arrival(random), held = i % 2 == 0 ? 0.0 : 1.0;
+      std::vector<double> starts{begin};
+      for (const auto& [from, to] : sent)
+        if (to > begin) starts.push_back(to);
+      std::sort(starts.begin(), starts.end());
+      double start = -1, taken = -1, hold = 0;
+      for (const double s : starts) {
+        if (!free_over(sent, s, 1.0)) continue;
+        taken = earliest_free(received, s + held, 1.0);
+        hold = std::max(1.0, taken - s);
+        if (free_over(sent, s, hold)) {
+          start = s;
+          break;
+        }
+      }
+      REQUIRE(start >= 0);
+      REQUIRE(book_held(sending, receiving, begin, 1.0, held) == doctest::Approx(taken));
+      sent.emplace_back(start, start + hold);
+      received.emplace_back(taken, taken + 1.0);
+    }
+  }
+}
+
 TEST_CASE("NIC calendar: what ends before every future booking is dropped") {
   NicCalendar nic;
   for (int i = 0; i < 200; ++i)
