@@ -976,30 +976,39 @@ validation (hours) is rerun with it.
 
 The stop-47 trial platform (`nic_engines: 6`, `nic_pipelined: true`, `nic_message_time: 2.12us`)
 plus `nic_backpressure: true`, `a2a run` with `platform:` its path, one thread, P = 4,096, 16 B
-(these 4 runs took 79-676 s each, 1,603 s in all):
+(binary of e700e33; these 4 runs took 51-526 s each, 1,156 s in all, two at a time):
 
 | claim | measured | engines trial | + backpressure | verdict, engines -> + backpressure |
 |---|---|---|---|---|
 | f25-30-linear-16, Open MPI's linear the slowest | slowest | 55.9 ms, the fastest | 1.029 s, the slowest (pairwise and vendor 203.7, exclusive-or 268.1 ms) | miss -> ok |
 | f25-30-scattered-16, scattered over the linear ones | > 1x | 1.07x | 3.92x (batch 4,095, 52.0 ms, against the vendor's 203.7 ms) | ok -> ok |
-| f25-42-staggered-16, staggered over the vendor | > 1x | 3.91x | 2.82x (72.3 ms, radix 2 batch 256) | ok -> ok |
+| f25-42-staggered-16, staggered over the vendor | > 1x | 3.91x | 2.82x (72.2 ms, radix 2 batch 256) | ok -> ok |
 | f25-42-parlogna-16, ParLogNa over the vendor | > 1x | 95.8x | 89.8x (radix 8, 2.27 ms) | ok -> ok |
 | f25-29-16, the batch matters more to staggered | | 1.59x against 1.015x | 1.33x against 1.15x | ok -> ok |
-| f25-28-16, staggered not competitive | < 0.769x | 0.0419x | 0.0385x | ok -> ok |
+| f25-28-16, staggered not competitive | < 0.769x | 0.0419x | 0.0386x | ok -> ok |
 | f25-42-16, coalesced ParLinNa the fastest | > 1x | 0.973x | 0.815x (coalesced 2.78 ms, radix 4 batch 2) | miss -> miss, further |
-| f25-26, coalesced over staggered ParLinNa | 17.1x | 23.9x | 26.0x | miss -> miss |
+| f25-26, coalesced over staggered ParLinNa | 17.1x | 23.9x | 25.9x | miss -> miss |
 
 The pairwise exchanges and the vendor do not move (one or two peer nodes a step, no incast).
-Staggered ParLinNa's batch now has a best inside its range: batch 256 (72.3 ms; 96.2,
-86.7, 76.9 and 77.8 ms at batch 2, 8, 32 and 1,024, radix 2), where the engines trial's fell with
-the batch; scattered's still falls with it (201.6, 191.7, 101.4, 80.4 and 52.0 ms at batch 2, 8,
+Staggered ParLinNa's batch now has a best inside its range: batch 256 (72.2 ms; 96.2,
+86.7, 76.9 and 78.2 ms at batch 2, 8, 32 and 1,024, radix 2), where the engines trial's fell with
+the batch; scattered's still falls with it (201.6, 191.7, 101.4, 80.8 and 52.0 ms at batch 2, 8,
 256, 1,024 and 4,095). What it costs is coalesced ParLinNa: 2.19 -> 2.78 ms, behind ParLogNa
 radix 8 (2.13 -> 2.27 ms), where it was measured the fastest. Why was not traced; a likely cause:
 its exchange sends each rank's blocks to the rank of the same index on every other node, and once
 the ranks of a node drift a few batches apart, peer nodes that share an engine (p mod 6) overlap
-and a held engine waits. So the preset is not changed. The next Fugaku model has to keep coalesced
-ahead (an engine chosen by load rather than by peer number, which Fujitsu MPI may do, is the next
-thing to try) before the full Fugaku rerun.
+and a held engine waits. So the preset is not changed.
+
+**The two halves apart** (an instrumented build that matches in time order without the hold, not
+committed; the engines trial platform, P = 4,096, 16 B, one thread): coalesced ParLinNa radix 2
+batch 8 2.105 ms against ParLogNa radix 8 2.140 ms, so `f25-42-16` passes (1.017x; 0.973x matched
+rank after rank); Open MPI's linear 97.5 ms (55.9 rank after rank), still faster than the pairwise
+vendor's 203.7 ms, so `f25-30-linear-16` still misses; staggered ParLinNa's best batch 256,
+54.4 ms (61.3 and 56.0 ms at batch 32 and 1,024); scattered 52.0 ms at batch 4,095, 73.8 at 256.
+The time order mends the coalesced claim, the hold the linear one, and the hold undoes the first:
+the next Fugaku model needs a cost for the incast that does not hold coalesced's engines (an
+engine chosen by load rather than by peer number, which Fujitsu MPI may do, is the next thing to
+try), then the full Fugaku rerun.
 
 ## NIC engines per peer node, tried on Fugaku (stop 47)
 
