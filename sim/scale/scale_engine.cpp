@@ -143,15 +143,14 @@ class EventLoop {
     pending_.max_load_factor(kPendingLoad);
   }
 
-  // Matches every post of `ranks`, in that order (deterministic whatever the threads did). A
+  // Matches every post of `ranks`, rank after rank in that order, or by their times on a platform
+  // with NIC time (match_in_time_order); deterministic whatever the threads did. A
   // receive that finds its eager message already arrived is done at once: its rank, if that woke
   // it, goes to `woken`. Returns the earliest such wake-up (+infinity if none).
   double collect_posts(const std::vector<int>& ranks, std::vector<int>& woken) {
     double earliest = std::numeric_limits<double>::infinity();
-    if (run_.platform->nic_backpressure && ranks.size() > 1) {
+    if (!nic_send_.empty() && ranks.size() > 1) {
       match_in_time_order(ranks, woken, earliest);
-      for (const int r : ranks)
-        empty_outbox(run_.states[static_cast<size_t>(r)]);
       return earliest;
     }
     // Each outbox goes back as soon as its posts are matched: a linear exchange's first batch
@@ -206,43 +205,84 @@ class EventLoop {
            static_cast<std::uint64_t>(kind);
   }
 
-  // With nic_backpressure a NIC engine serves its messages in the order they reach it, each held
-  // by the receiving NIC, so which message an engine serves first decides how long the others
-  // wait: the calendar must be booked in time order. A rank posts ahead of the others (Open MPI's
-  // linear exchange posts P - 1 sends over P - 1 overheads before it waits), so the batch's posts
-  // are matched by their times (ties by rank), not rank after rank. Each rank's posts keep their
-  // order (their times do not decrease; MPI's non-overtaking rule).
+  // A NIC serves its messages in the order they reach it (sim/scale/nic_calendar.hpp): a
+  // message booked first takes the calendar's free time even if it reaches the NIC later, and
+  // with nic_backpressure which message an engine serves first also decides how long the others
+  // wait. A rank posts ahead of the others (Open MPI's linear exchange posts P - 1 sends over
+  // P - 1 overheads before it waits), so rank after rank would hand node 0's NIC to rank 0's
+  // messages to every node before the other ranks' messages to node 0 (an incast hidden). The
+  // batch's posts are thus matched by their times (ties by rank), each rank's in their order
+  // (their times do not decrease; MPI's non-overtaking rule). The posts are taken in time order
+  // a chunk at a time, then matched, so that the matches' table lookups, independent of each
+  // other, can overlap their cache misses as they do rank after rank.
   void match_in_time_order(const std::vector<int>& ranks, std::vector<int>& woken,
                            double& earliest) {
-    struct Next {
-      double at;
-      int rank;
-      std::size_t index;
-      bool operator>(const Next& o) const {
-        return at != o.at ? at > o.at : rank != o.rank ? rank > o.rank : index > o.index;
-      }
-    };
-    std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
+    std::vector<NextPost> heap;  // each rank's first post not yet taken, earliest on top
     for (const int r : ranks) {
-      const std::vector<Post>& outbox = run_.states[static_cast<size_t>(r)].outbox;
-      if (!outbox.empty()) next.push(Next{outbox.front().at, r, 0});
+      RankState& state = run_.states[static_cast<size_t>(r)];
+      if (!state.outbox.empty())
+        heap.push_back(NextPost{state.outbox.front().at, r, 0});
+      else
+        empty_outbox(state);
     }
-    while (!next.empty()) {
-      const Next head = next.top();
-      next.pop();
-      const std::vector<Post>& outbox = run_.states[static_cast<size_t>(head.rank)].outbox;
-      match(head.rank, outbox[head.index], woken, earliest);
-      if (head.index + 1 < outbox.size())
-        next.push(Next{outbox[head.index + 1].at, head.rank, head.index + 1});
+    std::make_heap(heap.begin(), heap.end(), std::greater<>());
+    std::vector<int> done;
+    while (!heap.empty()) {
+      const std::size_t take = std::max(kMatchChunk, heap.size());
+      chunk_.clear();
+      done.clear();
+      while (!heap.empty() && chunk_.size() < take) {
+        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+        NextPost& head = heap.back();
+        const std::vector<Post>& outbox = run_.states[static_cast<size_t>(head.rank)].outbox;
+        chunk_.emplace_back(head.rank, outbox[head.index]);
+        if (++head.index < outbox.size()) {
+          head.at = outbox[head.index].at;
+          std::push_heap(heap.begin(), heap.end(), std::greater<>());
+        } else {
+          done.push_back(head.rank);
+          heap.pop_back();
+        }
+      }
+      for (const auto& [rank, post] : chunk_)
+        match(rank, post, woken, earliest);
+      for (const int r : done)
+        empty_outbox(run_.states[static_cast<size_t>(r)]);
+      for (NextPost& n : heap)
+        n.index = drop_matched_posts(run_.states[static_cast<size_t>(n.rank)].outbox, n.index);
     }
   }
+
+  // The first `matched` posts of `outbox` are matched: once they are at least half of it (and
+  // more than a small outbox), they go and their memory with them, so that a linear exchange's
+  // posts, matched a little of every rank at a time, do not all stay until the batch ends (rank
+  // after rank, each outbox went as soon as its rank was done). Returns the index of the post
+  // that followed them. Each post is moved at most once on average (the rest halves each time).
+  static std::size_t drop_matched_posts(std::vector<Post>& outbox, std::size_t matched) {
+    if (matched < kSmallOutbox || matched < outbox.size() - matched) return matched;
+    std::vector<Post>(outbox.begin() + static_cast<std::ptrdiff_t>(matched), outbox.end())
+        .swap(outbox);
+    return 0;
+  }
+
+  // Outboxes up to this many posts keep their memory for the next round.
+  static constexpr std::size_t kSmallOutbox = 256;
+  // Posts taken in time order before they are matched (at least one per rank of the batch).
+  static constexpr std::size_t kMatchChunk = 4096;
+
+  // A rank's next post to take in time order (ties by rank; a rank has one at a time).
+  struct NextPost {
+    double at;
+    int rank;
+    std::size_t index;
+    bool operator>(const NextPost& o) const { return at != o.at ? at > o.at : rank > o.rank; }
+  };
 
   // A linear exchange fills each rank's outbox with 2 (P - 1) posts at once: once matched, their
   // memory goes back rather than staying reserved for the rest of the run. Small outboxes keep
   // theirs, for the next round.
   static void empty_outbox(RankState& state) {
-    constexpr std::size_t kKeep = 256;
-    if (state.outbox.capacity() > kKeep) {
+    if (state.outbox.capacity() > kSmallOutbox) {
       std::vector<Post>().swap(state.outbox);
       std::vector<std::int64_t>().swap(state.outbox_values);
     } else {
@@ -553,6 +593,7 @@ class EventLoop {
   std::deque<Transfer> transfers_;  // a deque: growing never copies them all (twice the memory)
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;
+  std::vector<std::pair<int, Post>> chunk_;  // posts taken in time order, to match
 };
 
 // What one rank's fiber runs.
