@@ -175,4 +175,36 @@ TEST_CASE("NIC calendar: what ends before every future booking is dropped") {
   CHECK(nic.book(299, 1) == 302);
 }
 
+TEST_CASE("NIC calendar: bookings and searches after stretches were dropped, against brute force") {
+  // forget_before drops what ends before the floor and compacts its list now and then: bookings
+  // and searches (book, fit, book_at) mixed with it must find what a search of every stretch
+  // ever booked finds from the floor on.
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> ahead(0, 30), step(0, 10), hold(1, 4);
+  for (int trial = 0; trial < 20; ++trial) {
+    NicCalendar nic;
+    std::vector<std::pair<double, double>> booked;
+    double floor = 0;
+    for (int i = 0; i < 400; ++i) {
+      if (i % 25 == 24) {
+        floor += step(random);
+        nic.forget_before(floor);
+      }
+      const double begin = floor + ahead(random) - 5;  // sometimes before the floor
+      if (i % 2 == 0) {
+        const double start = nic.book(begin, 1.0);
+        REQUIRE(start == doctest::Approx(earliest_free(booked, std::max(begin, floor), 1.0)));
+        booked.emplace_back(start, start + 1.0);
+      } else {
+        const double length = hold(random);
+        const double start = nic.fit(begin, length);
+        REQUIRE(start == doctest::Approx(earliest_free(booked, std::max(begin, floor), length)));
+        nic.book_at(start, length, 1.0);
+        booked.emplace_back(start, start + length);
+      }
+    }
+    CHECK(nic.stretches() < booked.size());  // something was dropped
+  }
+}
+
 }  // namespace a2a::sim::scale
