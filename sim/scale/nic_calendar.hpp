@@ -9,10 +9,12 @@
 // earliest free stretch at or after its time. That keeps the NIC busy whatever order messages are
 // booked in, but not which message it serves first: booked rank after rank, a rank's later
 // message can take a stretch that another rank's earlier one would have had. So the event loop
-// matches each batch of posts in time order on every platform with a NIC time (scale_engine.cpp):
-// the calendar's free stretches then go to messages in the order they reach the NIC, except
-// between batches (a rank woken later may post a message that reaches the NIC before messages
-// another rank posted earlier, deep in its queue).
+// matches each batch of posts in time order on every platform with a NIC time (scale_engine.cpp),
+// so that the sending NICs' free stretches go to messages in the order they were posted. Not
+// exactly in the order they reach a NIC: a receiving NIC hears of a message when the sending one
+// has handled it (so one booked earlier may still come later), a rendezvous message adds route
+// latencies, and between batches a rank woken later may post a message that reaches the NIC
+// before messages deep in another rank's queue, booked earlier.
 //
 // Busy stretches are kept sorted; a gap shorter than one message can never be used, so it is
 // booked as busy at once: every gap left is long enough for a message, and a booking looks at

@@ -138,7 +138,8 @@ class EventLoop {
       nic_send_.resize(nodes * engines);
       nic_receive_.resize(nodes * engines);
     }
-    // A linear exchange has P² / 2 posts waiting at once: a fuller table keeps them to about the
+    // A linear exchange has P² / 2 posts waiting at once (P² - P, its receives, when matched in
+    // time order): a fuller table keeps them to about the
     // memory std::unordered_map took (robin hood probing stays short at this load).
     pending_.max_load_factor(kPendingLoad);
   }
@@ -217,8 +218,9 @@ class EventLoop {
   // other, can overlap their cache misses as they do rank after rank.
   void match_in_time_order(const std::vector<int>& ranks, std::vector<int>& woken,
                            double& earliest) {
-    std::vector<NextPost> heap;  // each rank's first post not yet taken, earliest on top
-    for (const int r : ranks) {
+    std::vector<NextPost>& heap = next_posts_;  // each rank's first post not yet taken
+    heap.clear();
+    for (const int r : ranks) {  // each once (a rank waits for one thing at a time)
       RankState& state = run_.states[static_cast<size_t>(r)];
       if (!state.outbox.empty())
         heap.push_back(NextPost{state.outbox.front().at, r, 0});
@@ -226,7 +228,7 @@ class EventLoop {
         empty_outbox(state);
     }
     std::make_heap(heap.begin(), heap.end(), std::greater<>());
-    std::vector<int> done;
+    std::vector<int>& done = done_ranks_;
     while (!heap.empty()) {
       const std::size_t take = std::max(kMatchChunk, heap.size());
       chunk_.clear();
@@ -249,7 +251,8 @@ class EventLoop {
       for (const int r : done)
         empty_outbox(run_.states[static_cast<size_t>(r)]);
       for (NextPost& n : heap)
-        n.index = drop_matched_posts(run_.states[static_cast<size_t>(n.rank)].outbox, n.index);
+        if (n.index >= kSmallOutbox)
+          n.index = drop_matched_posts(run_.states[static_cast<size_t>(n.rank)].outbox, n.index);
     }
   }
 
@@ -267,7 +270,8 @@ class EventLoop {
 
   // Outboxes up to this many posts keep their memory for the next round.
   static constexpr std::size_t kSmallOutbox = 256;
-  // Posts taken in time order before they are matched (at least one per rank of the batch).
+  // Posts taken in time order before they are matched (at least as many as the ranks still
+  // posting, so that rebasing their outboxes costs at most one step per post).
   static constexpr std::size_t kMatchChunk = 4096;
 
   // A rank's next post to take in time order (ties by rank; a rank has one at a time).
@@ -581,7 +585,7 @@ class EventLoop {
   FlowNetwork& network_;
   const std::string& label_;
   // Posts waiting for their other side, per (source, destination, kind), oldest first; all of
-  // one direction. The oldest in pending_ (a linear exchange has P² / 2 there at once: one node
+  // one direction. The oldest in pending_ (a linear exchange has up to P² there at once: one node
   // each, nothing more), any later ones in queued_.
   PendingMap pending_;
   tsl::robin_map<std::uint64_t, std::vector<Pending>, KeyHash> queued_;
@@ -593,7 +597,10 @@ class EventLoop {
   std::deque<Transfer> transfers_;  // a deque: growing never copies them all (twice the memory)
   std::vector<std::uint64_t> free_transfers_;
   std::vector<std::uint64_t> completed_;
-  std::vector<std::pair<int, Post>> chunk_;  // posts taken in time order, to match
+  // match_in_time_order's ranks in time order, the posts it took and the ranks it finished.
+  std::vector<NextPost> next_posts_;
+  std::vector<std::pair<int, Post>> chunk_;
+  std::vector<int> done_ranks_;
 };
 
 // What one rank's fiber runs.
