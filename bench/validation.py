@@ -8,6 +8,7 @@ points `a2a calibrate` fitted the preset to) or `validation` (never used to set 
 
   bench/validation.py [--cache DIR [--prune]] [--out docs/validation.md] [--max-ranks N]
                       [--jobs N] [--platform MACHINE] [--only CLAIM-ID] [--cached-only]
+                      [--preset MACHINE=FILE]
   bench/validation.py --quick --check   # the small-P trend subset ctest runs; exit 1 on a miss
 
 Targets on the validation points (issue 14): median |predicted/measured - 1| <= 25 % and every
@@ -20,6 +21,10 @@ added beside others simulates only its new configurations. The largest points (P
 linear vendor algorithms) take tens of minutes each on a 2-core machine: --max-ranks leaves them
 out (listed as "not run"). --prune deletes the entries that the sources as they are now cannot
 read (simulated from other sources: an earlier commit, another branch, edits since undone).
+
+A model change is tried on a machine's claims before its preset takes it with --preset MACHINE=FILE
+(FILE a platform file, e.g. the preset with a term added): the report then judges the claims on
+FILE, and says so.
 """
 import argparse
 import concurrent.futures
@@ -533,11 +538,18 @@ def model_key(platform):
                 path = os.path.join(base, name)
                 with open(path, "rb") as f:
                     digest.update(os.path.relpath(path, ROOT).encode() + f.read())
-    for name in ("CMakeLists.txt", f"platforms/presets/{platform}.yaml"):
-        with open(os.path.join(ROOT, name), "rb") as f:
+    preset = TRIAL_PRESETS.get(platform, os.path.join(ROOT, "platforms", "presets",
+                                                       f"{platform}.yaml"))
+    for path in (os.path.join(ROOT, "CMakeLists.txt"), preset):
+        with open(path, "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:16]
 
+
+# A platform file that stands in for a machine's preset (--preset MACHINE=FILE): a trial of a
+# model change on the machine's claims before the preset takes it. Its predictions are cached by
+# the file's contents, apart from the preset's.
+TRIAL_PRESETS = {}
 
 # Extra arguments of every `a2a run` (main sets one thread per run when runs go side by side:
 # the predictions do not depend on the number of threads).
@@ -561,7 +573,8 @@ def run_a2a(a2a, doc):
 
 
 def scenario_of(platform, ranks, workload, configs, ranks_per_node=0):
-    doc = {"platform": platform, "ranks": ranks, "workload": workload, "engine": "scale",
+    doc = {"platform": TRIAL_PRESETS.get(platform, platform), "ranks": ranks,
+           "workload": workload, "engine": "scale",
            "vendor": VENDOR[platform], "algorithms": sorted(configs)}
     if ranks_per_node:  # only when not the preset's, so that the other claims' cache keys hold
         doc["ranks_per_node"] = ranks_per_node
@@ -1565,6 +1578,9 @@ def main():
     parser.add_argument("--prune", action="store_true",
                         help="first delete the --cache entries the sources as they are now "
                              "cannot read")
+    parser.add_argument("--preset", action="append", metavar="MACHINE=FILE", default=[],
+                        help="simulate MACHINE's claims on the platform FILE instead of its "
+                             "preset: a trial of a model change (repeatable)")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -1574,6 +1590,16 @@ def main():
         RUN_ARGS.extend(["--set", "simulation.threads=1"])
     if args.prune and not args.cache:
         parser.error("--prune: needs --cache DIR")
+    for given in args.preset:
+        machine, _, path = given.partition("=")
+        if machine not in VENDOR:
+            parser.error(f"--preset {given}: no machine '{machine}' (one of "
+                         f"{', '.join(sorted(VENDOR))})")
+        if not os.path.isfile(path):
+            parser.error(f"--preset {given}: no such file '{path}'")
+        TRIAL_PRESETS[machine] = os.path.abspath(path)
+    if args.prune and TRIAL_PRESETS:
+        parser.error("--prune with --preset: it would delete the presets' own predictions")
     binary = {platform: model_key(platform) for platform in VENDOR}
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
@@ -1655,6 +1681,8 @@ def main():
             "crossovers and best parameters the papers state in words and not yet turned into a "
             "check, claims at P = 16,384 or with P or S unstated, application runtimes, and "
             "machines without a preset (the T2K cluster, GPUs with NCCL).")
+    summary += [f"Trial: {machine}'s claims simulated on {path}, not on its preset."
+                for machine, path in sorted(TRIAL_PRESETS.items())]
     command = "bench/validation.py " + " ".join(sys.argv[1:])
     report = "\n".join(HEADER.format(command=command).splitlines() + [""] + lines + [""] +
                         summary + barrier_section(times)) + "\n"
