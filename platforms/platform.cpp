@@ -284,10 +284,10 @@ void read_shape(const Map& top, PlatformSpec& spec) {
   }
 }
 
-// How the NIC serves its messages (nic_engines, nic_pipelined, nic_backpressure): only with a NIC
-// time to serve.
+// How the NIC serves its messages (nic_engines, nic_engine_choice, nic_pipelined,
+// nic_backpressure): only with a NIC time to serve.
 void read_nic_engines(const Map& top, PlatformSpec& spec) {
-  for (const char* key : {"nic_engines", "nic_pipelined", "nic_backpressure"})
+  for (const char* key : {"nic_engines", "nic_engine_choice", "nic_pipelined", "nic_backpressure"})
     if (spec.nic_message_time <= 0)
       top.reject(key, "needs a positive nic_message_time (the time each engine takes a message)");
   if (top.has("nic_engines")) {
@@ -297,6 +297,13 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
       top.source().fail(top.required("nic_engines").Mark(), top.full("nic_engines"),
                         "must be at most " + std::to_string(kMaxNicEngines) + ", got '" +
                             std::to_string(spec.nic_engines) + "'");
+  }
+  if (top.has("nic_engine_choice")) {
+    const std::string choice = top.scalar("nic_engine_choice");
+    if (choice != "peer_node" && choice != "rank")
+      top.source().fail(top.required("nic_engine_choice").Mark(), top.full("nic_engine_choice"),
+                        "'" + choice + "' is not supported (supported: peer_node, rank)");
+    spec.nic_engine_by_rank = choice == "rank";
   }
   if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
   if (top.has("nic_backpressure")) spec.nic_backpressure = top.boolean("nic_backpressure");
@@ -318,6 +325,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
                  "group_launch_overhead",
                  "nic_message_time",
                  "nic_engines",
+                 "nic_engine_choice",
                  "nic_pipelined",
                  "nic_backpressure",
                  "match_time",
@@ -460,6 +468,7 @@ PlatformSpec load_platform(const std::string& name_or_path) {
 PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_message_time = 0;
   spec.nic_engines = 1;
+  spec.nic_engine_by_rank = false;
   spec.nic_pipelined = false;
   spec.nic_backpressure = false;
   spec.match_time = 0;

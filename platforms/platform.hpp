@@ -66,11 +66,15 @@ struct PlatformSpec {
   // engine models them; the SimGrid engine leaves them out (and says so). 0 / negative: off.
   double nic_message_time = 0;  // seconds a node's NIC spends on each inter-node message it sends
                                 // or receives, one message at a time, shared by the node's ranks
-  int nic_engines = 1;          // NIC engines per node and direction, each serving the messages of
-                                // the peer nodes numbered `engine` modulo this (Tofu-D's TNIs)
-  bool nic_pipelined = false;   // true: a message only waits for its engine to be free, which is
-                                // then busy nic_message_time (the message's own latency is the
-                                // links'); false: the message also leaves nic_message_time later
+  int nic_engines = 1;          // NIC engines per node and direction (Tofu-D's TNIs), each serving
+                                // the messages nic_engine_choice gives it
+  bool nic_engine_by_rank = false;  // nic_engine_choice: false (peer_node), a message takes the
+                                    // engine its peer node's number selects, modulo nic_engines;
+                                    // true (rank), the sending engine is the sender's place on
+                                    // its node modulo nic_engines, the receiving the receiver's
+  bool nic_pipelined = false;     // true: a message only waits for its engine to be free, which is
+                                  // then busy nic_message_time (the message's own latency is the
+                                  // links'); false: the message also leaves nic_message_time later
   bool nic_backpressure = false;  // true: a sending engine is held until the receiving engine
                                   // starts the message (head-of-line blocking at a busy receiver)
   double match_time = 0;          // seconds per receive already posted, charged when a receive is
@@ -128,6 +132,13 @@ const std::vector<PlatformPreset>& platform_presets();
 PlatformSpec without_scale_terms(PlatformSpec spec);
 // The keys of such terms the platform sets, e.g. "nic_message_time, routing" (empty: none).
 std::string scale_term_keys(const PlatformSpec& spec);
+
+// Which of its node's nic_engines engines serves rank `rank`'s message with rank `peer`
+// (nic_engine_choice): the peer node's number modulo the engines, or the rank's place on its node
+// modulo the engines (by_rank). Both engines and the closed forms (sim/model/cost.cpp) use it.
+inline int nic_engine_of(int engines, int ranks_per_node, bool by_rank, int rank, int peer) {
+  return by_rank ? rank % ranks_per_node % engines : peer / ranks_per_node % engines;
+}
 
 // Throws InvalidParameter when `ranks` ranks do not fit (fewer nodes than ceil(P /
 // ranks_per_node)).

@@ -73,13 +73,13 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
   any_inter_ = true;
   largest_inter_ = std::max(largest_inter_, bytes);
   if (m.nic > 0) {
-    const auto engines = static_cast<std::uint32_t>(m.nic_engines);
-    const auto engine = [engines](int node, int peer) {
-      return static_cast<std::uint32_t>(node) * engines +
-             static_cast<std::uint32_t>(peer) % engines;
+    const auto engine = [&m](int rank, int peer) {
+      const int chosen =
+          nic_engine_of(m.nic_engines, m.ranks_per_node, m.nic_engine_by_rank, rank, peer);
+      return static_cast<std::uint32_t>(m.node_of(rank) * m.nic_engines + chosen);
     };
-    node_messages_.add(2 * engine(from, to), 1);
-    node_messages_.add(2 * engine(to, from) + 1, 1);
+    node_messages_.add(2 * engine(src, dst), 1);
+    node_messages_.add(2 * engine(dst, src) + 1, 1);
   }
   const auto amount = static_cast<double>(bytes);
   if (m.routes) {

@@ -24,7 +24,7 @@
 // each (nic_message_time), so a step takes at least g × the most messages one engine of a node
 // sends or receives off-node (`nic`, what that adds beyond the rest of the step; g less when
 // pipelined, as the last message does not wait for itself; a node has nic_engines engines per
-// direction, each serving the peer nodes numbered engine modulo their number); MPI matching makes
+// direction, each serving the messages nic_engine_choice gives it); MPI matching makes
 // the k-th of r receives posted cost k·m more (match_time), r(r − 1)/2·m in all, added to the
 // posting overhead; a step with an inter-node message above the platform's inject_size waits one
 // more route latency, for the receiver's acknowledgement of its send.

@@ -459,8 +459,9 @@ class EventLoop {
   // Starts a transfer's flow at `begin`, after the NICs of both nodes have handled it: each NIC
   // engine processes one message at a time (nic_message_time each, sending and receiving), each in
   // the earliest free time after it reaches that engine (NicCalendar). A node has nic_engines
-  // engines per direction; a message takes the one its peer node's number selects, so messages
-  // between two nodes keep one engine's order. A pipelined engine lets the message go as it
+  // engines per direction; a message takes the one nic_engine_choice gives it (its peer node's
+  // number or its rank's place on the node), so messages between two ranks keep one engine's
+  // order. A pipelined engine lets the message go as it
   // starts it (its latency through the NIC is the links'); otherwise it leaves once handled.
   void launch(std::uint64_t token, int sender, int receiver, double begin, const Route& route,
               Bytes bytes) {
@@ -468,7 +469,7 @@ class EventLoop {
     const double nic = platform.nic_message_time;
     const int Q = platform.ranks_per_node;
     const int from = sender / Q, to = receiver / Q;
-    if (nic > 0 && from != to) begin = pass_nics(from, to, begin);
+    if (nic > 0 && from != to) begin = pass_nics(sender, receiver, begin);
     Transfer& t = transfers_[token];
     t.route = route.id;
     const double inject = run_.platform->inject_size;
@@ -480,18 +481,19 @@ class EventLoop {
     network_.start(begin, route, static_cast<double>(bytes), token);
   }
 
-  // When a message from node `from` to node `to`, at the sending NIC at `begin`, has passed both
-  // NICs and goes on the links. Without backpressure the sending engine serves it in its earliest
-  // free time, the receiving engine once the sending one has (and, not pipelined, handled) it.
-  // With nic_backpressure the sending engine is held until the receiving one starts the message
-  // (at least its own time), so a sender whose messages queue at a busy receiver cannot serve its
-  // next one meanwhile (head-of-line blocking): both engines' free times are searched together.
-  double pass_nics(int from, int to, double begin) {
+  // When a message from rank `sender` to rank `receiver` (on other nodes), at the sending NIC at
+  // `begin`, has passed both NICs and goes on the links. Without backpressure the sending engine
+  // serves it in its earliest free time, the receiving engine once the sending one has (and, not
+  // pipelined, handled) it. With nic_backpressure the sending engine is held until the receiving
+  // one starts the message (at least its own time), so a sender whose messages queue at a busy
+  // receiver cannot serve its next one meanwhile (head-of-line blocking): both engines' free times
+  // are searched together.
+  double pass_nics(int sender, int receiver, double begin) {
     const PlatformSpec& platform = *run_.platform;
     const double nic = platform.nic_message_time;
     const double held = platform.nic_pipelined ? 0.0 : nic;
-    NicCalendar& sending = nic_engine(nic_send_, from, to);
-    NicCalendar& receiving = nic_engine(nic_receive_, to, from);
+    NicCalendar& sending = nic_engine(nic_send_, sender, receiver);
+    NicCalendar& receiving = nic_engine(nic_receive_, receiver, sender);
     if (!platform.nic_backpressure) {
       begin = sending.book(begin, nic) + held;
       return receiving.book(begin, nic) + held;
@@ -499,11 +501,15 @@ class EventLoop {
     return book_held(sending, receiving, begin, nic, held) + held;
   }
 
-  // The engine of `node`'s NIC (one direction: `nics`) that serves its messages with `peer`.
-  NicCalendar& nic_engine(std::vector<NicCalendar>& nics, int node, int peer) {
-    const int engines = run_.platform->nic_engines;
-    NicCalendar& engine = nics[static_cast<size_t>(node) * static_cast<size_t>(engines) +
-                               static_cast<size_t>(peer % engines)];
+  // The engine of `rank`'s node's NIC (one direction: `nics`) that serves its message with rank
+  // `peer` (nic_engine_choice): the one the peer node's number selects, or the one of the rank's
+  // place on its node.
+  NicCalendar& nic_engine(std::vector<NicCalendar>& nics, int rank, int peer) {
+    const PlatformSpec& platform = *run_.platform;
+    const int engines = platform.nic_engines, Q = platform.ranks_per_node;
+    const int chosen = nic_engine_of(engines, Q, platform.nic_engine_by_rank, rank, peer);
+    NicCalendar& engine = nics[static_cast<size_t>(rank / Q) * static_cast<size_t>(engines) +
+                               static_cast<size_t>(chosen)];
     engine.forget_before(nic_floor_);
     return engine;
   }

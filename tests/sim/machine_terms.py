@@ -71,6 +71,24 @@ def nic_engines():
     between("NIC delay, an engine per peer node", delays[3], 16e-6, 18e-6)
 
 
+def nic_engine_choice():
+    # 2 nodes x 4 ranks, 2 engines, spread_out: 16 messages each way. By peer node, node 0's 16
+    # go through its engine 1 (peer node 1) and node 1's engine 0, as with one engine: about 17 us
+    # later than without the NIC term (`nic`). By rank, ranks 0 and 2 of a node use engine 0 and
+    # ranks 1 and 3 engine 1, sending and receiving: 8 messages an engine, so at least 8 us plus
+    # the last one's 1 us at the receiving engine; every rank sends to rank 4 first (spread_out's
+    # order on 2 nodes), so a receiving engine also waits a little for its next message: 11 us.
+    base, _ = predict(platform("plain"), 8, "constant:size=8", "spread_out")
+    delays = {}
+    for choice in ("peer_node", "rank"):
+        with_nic, _ = predict(platform(f"choice_{choice}", nic_message_time="1us", nic_engines=2,
+                                       nic_engine_choice=choice), 8, "constant:size=8",
+                              "spread_out")
+        delays[choice] = with_nic - base
+    between("NIC delay, engines by peer node", delays["peer_node"], 16e-6, 18e-6)
+    between("NIC delay, engines by rank", delays["rank"], 9e-6, 12e-6)
+
+
 def nic_pipelined():
     # A pipelined engine is busy 1 us per message but does not hold the message: of 16 messages
     # each way between 2 nodes the last starts (and leaves) at 15 us, and is received as it
@@ -320,7 +338,7 @@ def calibrate_recovers_latency():
               "link.latency", 9.5e-6, 10.5e-6)
 
 
-CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_pipelined, nic_time_order, nic_backpressure, matching, rendezvous, send_completion, node_memory,
+CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_engine_choice, nic_pipelined, nic_time_order, nic_backpressure, matching, rendezvous, send_completion, node_memory,
                                   packing, placement,
                                   adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,

@@ -141,6 +141,21 @@ TEST_CASE("NIC engines: a step takes g x the most messages one engine of a node 
   CHECK(per_peer - constant("spread_out", 12, 8, m).nic == doctest::Approx(1e-6));
 }
 
+TEST_CASE("NIC engines chosen by rank: each engine handles its ranks' messages") {
+  model::Machine m = hand_machine();
+  m.ranks_per_node = 4;
+  m.nic = 1e-6;
+  // spread_out on 2 nodes of 4 ranks: 16 messages each way. By peer node, 2 engines: all 16
+  // through engine 1 of node 0 (peer node 1) and engine 0 of node 1. By rank, ranks 0 and 2 of a
+  // node send on engine 0, 1 and 3 on engine 1: 8 each, and 8 received on each.
+  m.nic_engines = 2;
+  const double by_peer_node = constant("spread_out", 8, 8, m).nic;
+  m.nic_engine_by_rank = true;
+  const double by_rank = constant("spread_out", 8, 8, m).nic;
+  CHECK(by_peer_node - by_rank == doctest::Approx(8e-6));
+  CHECK(by_rank > 0);
+}
+
 TEST_CASE("vendor: the model of the configuration the named MPI chooses") {
   // Open MPI: pairwise below 4 ranks, basic linear below 64; MPICH: scattered batch 32; Cray
   // MPICH (as measured on Polaris): scattered batch 1; Fujitsu MPI: pairwise.
