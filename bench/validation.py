@@ -964,6 +964,42 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
 
+## NIC engines by rank, tried on Fugaku (stop 49)
+
+Stop 48 guessed why backpressure slowed coalesced ParLinNa: its ranks send to the ranks of the same
+index on every other node, so the messages to one peer node, all on one engine when engines are
+chosen by peer node, hold each other. A new opt-in platform key, `nic_engine_choice: rank`
+(docs/platforms.md), gives each rank the engine of its place on its node instead, at both ends
+(as a NIC whose engines are shared out among the node's processes; how Fujitsu MPI assigns Tofu-D's
+six TNIs is not published). With it the pairwise vendor's 32 messages a node and step spread over
+the six engines, so the NIC time that gives the calibrated 408 ms at P = 8,192 is 6.98 us a
+message (2.12 us gives 126.3 ms, 7.9 us 461.5 ms; 6.98 us interpolated between them, not run at
+P = 8,192; at P = 4,096 the vendor then takes 206.0 ms, the preset 203.7 ms). Trial platform: the `fugaku` preset with `nic_engines: 6`,
+`nic_pipelined: true`, `nic_engine_choice: rank`, `nic_backpressure: true`,
+`nic_message_time: 6.98us`; `bench/validation.py --preset fugaku=TRIAL --only ...` (binary of
+d5821ee, time order on), P = 4,096, 16 B, 47 configurations in 1,419 s:
+
+| claim | measured | preset | engines by peer node + backpressure (stop 48) | engines by rank + backpressure |
+|---|---|---|---|---|
+| f25-30-linear-16, Open MPI's linear the slowest | slowest | ok (213 ms) | ok (1.03 s) | ok (33.5 s) |
+| f25-30-scattered-16, scattered over the linear ones | > 1x | 1x, miss | 3.92x, ok | 1.07x, ok (batch 4,095, 190 ms, against exclusive-or 202.5 ms) |
+| f25-42-staggered-16, staggered over the vendor | > 1x | 0.998x, miss | 2.82x, ok | 1.21x, ok (170.6 ms, radix 2 batch 2) |
+| f25-29-16, the batch matters more to staggered | | 1.01x against 1.09x, miss | 1.33x against 1.15x, ok | 1.52x against 1.21x, ok |
+| f25-28-16, staggered not competitive | < 0.769x | 0.0336x, ok | 0.0386x, ok | 0.041x, ok |
+| f25-42-parlogna-16, ParLogNa over the vendor | > 1x | 85.9x, ok | 89.8x, ok | 91.9x, ok (radix 4, 2.24 ms) |
+| f25-42-16, coalesced ParLinNa the fastest | > 1x | 0.346x, miss | 0.815x, miss | 0.32x, miss (coalesced 7.00 ms, radix 8 batch 2) |
+| f25-26, coalesced over staggered ParLinNa | 17.1x | 29.7x, miss | 25.9x, miss | 24.4x, miss |
+
+By rank mends the same three 16 B misses as by peer node, but coalesced ParLinNa falls further
+behind (7.00 against ParLogNa's 2.24 ms): it sends 127 messages a rank to other nodes, about 5.3
+ranks share an engine, and at 6.98 us a message that is 4.7 ms. The pairwise vendor's 50 us a
+step is then not a NIC rate at all if coalesced ParLinNa was measured fastest: 4,064 messages a
+node in about 2 ms leave under 0.5 us each. And the linear exchange, held behind one receiving
+engine at a time, takes 33.5 s, 163x the vendor, which no measurement suggests (Fig. 11 calls it
+the worst, without a time). So the preset keeps one engine by peer node. What the vendor's step
+costs is the open question the Fugaku misses keep asking (a latency per step rather than a rate
+per message would leave coalesced ParLinNa's one exchange round cheap): not tried here.
+
 ## Backpressure at the NIC, tried on Fugaku (stop 48)
 
 The engines trial below left one Fugaku claim worse: Open MPI's linear alltoallv, measured the
@@ -983,9 +1019,8 @@ The time order alone matters on the current `fugaku` preset (one NIC queue, 1.56
 linear exchange at P = 1,024, 16 B takes 98.5 ms in time order against 52.1 ms rank after rank
 (spread_out 50.6 ms, pairwise 49.6 ms, scattered batch 256, coalesced ParLinNa and ParLogNa
 radix 8 within 1.6 % of their times), and at P = 4,096 408.3 ms against spread_out's 207.0 ms
-(213 against 203 ms for linear and pairwise in the table). Matching in time order always would
-move every Fugaku prediction, so it comes with `nic_backpressure` only until the whole Fugaku
-validation (hours) is rerun with it.
+(213 against 203 ms for linear and pairwise in the table). Since stop 49 every platform with a
+NIC time matches in time order (docs/simulation.md).
 
 The stop-47 trial platform (`nic_engines: 6`, `nic_pipelined: true`, `nic_message_time: 2.12us`)
 plus `nic_backpressure: true`, `a2a run` with `platform:` its path, one thread, P = 4,096, 16 B
