@@ -24,10 +24,11 @@ constexpr std::int64_t MiB = 1024 * KiB;
 // addressing table of waiting posts takes more room at this load: 3,751 MiB at P = 4,096 against
 // 3,049 MiB with std::unordered_map the same day (uniform:max=16), 9 % under the estimate (4.1
 // GiB). Its load after growing is the lowest it gets (0.5), so no P is far worse. Measured again
-// in stop 49 (AMD EPYC, one thread): 337, 1,229 and 4,484 MiB at P = 1,024, 2,048 and 4,096
-// with the posts matched rank after rank, above those estimates (315 MiB, 1.1 and 4.1 GiB), and
-// 350, 1,257 and 4,810 MiB with the posts of a platform with NIC time matched in time order:
-// about 147 B a side beyond the other terms at P = 4,096, so 160 B are charged.
+// in stop 49 (AMD EPYC, one thread): 275, 984 and 3,764 MiB at P = 1,024, 2,048 and 4,096
+// with the posts matched rank after rank (e700e33), and 350, 1,257 and 4,810 MiB with the posts
+// of a platform with NIC time matched in time order, where every rank's P - 1 receives wait in
+// the table before any send comes (twice the table): about 147 B a side beyond the other terms
+// at P = 4,096, so 160 B are charged.
 constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
 constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord, row key
 // A message in flight: its request and post (16 + 32 B a side), its share of the pending
