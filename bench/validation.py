@@ -964,6 +964,42 @@ Which preset numbers are measured, fitted or assumed (the preset files say it be
 | fugaku | `nic_message_time` 1.56 us: calibrated on one point, Fujitsu MPI's MPI_Alltoallv at P = 8,192, S = 16 B (408 ms; Fan et al., HPDC 2025, §5.1; row `time-3`), with `vendor` = `fujitsu-mpi`, Open MPI's pairwise exchange (§5.3, Fig. 11: Fujitsu MPI's MPI_Alltoallv "similar" to the pairwise and exclusive-or algorithms, Open MPI's linear one "the worst"): 408 ms / (8,191 steps x 32 messages per node); every other Fugaku point is a validation point | Tofu-D shape, link and injection bandwidths, 0.49 us put latency, HBM2 bandwidth (its per-rank share also for copies and `pack_bandwidth`); `match_time` 0: Fujitsu MPI keeps Open MPI's ob1, which searches only the receives posted for the arriving message's source | `message_overhead` 1 us; eager threshold; latencies; no `inject_size` (Fujitsu MPI's send completion is not published) |
 | theta | nothing: every Theta point is a validation point | Aries link bandwidths, KNL MCDRAM bandwidth (per-rank share for copies and `pack_bandwidth`), 64 ranks per node | injection bandwidth, latencies, `message_overhead`; no NIC, matching, eager or inject terms |
 
+## A latency per message instead of a NIC rate, tried on Fugaku (stop 49)
+
+Every Fugaku trial so far read the vendor's 50 us a step (408 ms over 8,191 pairwise steps at
+P = 8,192, 16 B) as a rate: NIC time per message. The NIC-engines trials show why that cannot hold
+if coalesced ParLinNa was measured the fastest: its 4,064 inter-node messages a node would cost
+milliseconds at any such rate. Read as a latency instead (each inter-node message takes longer to
+arrive, but a node can have many in flight), the same step time leaves coalesced ParLinNa's few
+rounds cheap. `a2a model`'s closed forms (3 s for the whole grid) suggested it first; then the
+scale engine: the `fugaku` preset with its injection `latency` 200 ns -> 24 us (so a message
+between nodes takes about 48 us, as the vendor's step) and `nic_message_time` 1.56 -> 0.1 us,
+nothing else changed; `bench/validation.py --preset fugaku=TRIAL --only ...`, binary of c9a4e53
+(time order on), 1,307 s for the 47 configurations of P = 4,096, 16 B and 210 s for the 8 of
+P = 8,192:
+
+| claim | measured | preset | latency trial |
+|---|---|---|---|
+| time-3 (calibration), the vendor at P = 8,192 | 408 ms | 407 ms | 423 ms (not refitted: 23 us would give about 408) |
+| time-4, ParLogNa radix 2 at P = 8,192 | 5.79 ms | 5.76 ms, ok | 7.39 ms, ok |
+| f25-02, ParLogNa over the vendor at P = 8,192 | 70.5x | 99.8x, miss | 57.2x, ok |
+| f25-42-16, coalesced ParLinNa the fastest | > 1x | 0.346x, miss | 3.5x, ok (1.41 ms, radix 2 batch 32, against ParLogNa radix 2, 4.92 ms) |
+| f25-26, coalesced over staggered ParLinNa | 17.1x | 29.7x, miss | 10.6x, miss (closer; staggered's best 14.9 ms, batch 256) |
+| f25-42-staggered-16, staggered over the vendor | > 1x | 0.998x, miss | 14.1x, ok |
+| f25-29-16, the batch matters more to staggered | | 1.01x against 1.09x, miss | 7.22x against 2.92x, ok |
+| f25-30-scattered-16, scattered over the linear ones | > 1x | 1x, miss | 1.75x, ok (batch 4,095, 17.2 ms, against Open MPI's linear) |
+| f25-28-16, staggered not competitive | < 0.769x | 0.0336x, ok | 0.0941x, ok |
+| f25-42-parlogna-16, ParLogNa over the vendor | > 1x | 85.9x, ok | 42.9x, ok |
+| f25-30-linear-16, Open MPI's linear the slowest | slowest | ok | miss: the fastest of the four (30.1 ms; the vendor 211 ms) |
+
+Five misses mended, one broken, one closer: the first model under which coalesced ParLinNa wins
+at 16 B as measured. What it breaks is the linear exchange, whose incast costs little once the NIC
+is fast; what it risks is every claim above 4 KiB, where a rendezvous handshake pays the latency
+twice more (not tried: 512 B, 8 KiB and 16 KiB, P = 2,048 and 16,384). A 24 us latency is not
+Tofu-D's (0.49 us a put): it would stand for what Fujitsu MPI spends per message, which no
+measurement here separates. Next: the other sizes, a refit of the latency on `time-3`, and the
+linear exchange (backpressure or a NIC time beside the latency), before any preset takes it.
+
 ## NIC engines by rank, tried on Fugaku (stop 49)
 
 Stop 48 guessed why backpressure slowed coalesced ParLinNa: its ranks send to the ranks of the same
