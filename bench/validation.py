@@ -548,7 +548,7 @@ def model_key(platform):
 
 # A platform file that stands in for a machine's preset (--preset MACHINE=FILE): a trial of a
 # model change on the machine's claims before the preset takes it. Its predictions are cached by
-# the file's contents, apart from the preset's.
+# the file's path and contents, apart from the preset's.
 TRIAL_PRESETS = {}
 
 # Extra arguments of every `a2a run` (main sets one thread per run when runs go side by side:
@@ -976,7 +976,9 @@ scale engine: the `fugaku` preset with its injection `latency` 200 ns -> 24 us (
 between nodes takes about 48 us, as the vendor's step) and `nic_message_time` 1.56 -> 0.1 us,
 nothing else changed; `bench/validation.py --preset fugaku=TRIAL --only ...`, binary of c9a4e53
 (time order on), 1,307 s for the 47 configurations of P = 4,096, 16 B and 210 s for the 8 of
-P = 8,192:
+P = 8,192. The "preset" column is the table below, simulated before time order, which changed
+none of the P = 4,096 verdicts when that group was rerun with it (4a40636; the P = 8,192 group
+was not rerun):
 
 | claim | measured | preset | latency trial |
 |---|---|---|---|
@@ -1013,7 +1015,10 @@ message (2.12 us gives 126.3 ms, 7.9 us 461.5 ms; 6.98 us interpolated between t
 P = 8,192; at P = 4,096 the vendor then takes 206.0 ms, the preset 203.7 ms). Trial platform: the `fugaku` preset with `nic_engines: 6`,
 `nic_pipelined: true`, `nic_engine_choice: rank`, `nic_backpressure: true`,
 `nic_message_time: 6.98us`; `bench/validation.py --preset fugaku=TRIAL --only ...` (binary of
-d5821ee, time order on), P = 4,096, 16 B, 47 configurations in 1,419 s:
+d5821ee, time order on), P = 4,096, 16 B, 47 configurations in 1,419 s. The "preset" column is
+the table below, simulated before time order; time order alone, rerun on this group with the
+preset (4a40636), changed none of these verdicts and no value by more than 0.5 % (f25-29-16:
+1.02x against 1.04x):
 
 | claim | measured | preset | engines by peer node + backpressure (stop 48) | engines by rank + backpressure |
 |---|---|---|---|---|
@@ -1047,9 +1052,10 @@ rank after rank rather than in the order messages reached them: which message go
 not the one that came first. Second, a sending engine never waited for a busy receiver. A new
 opt-in machine term, `nic_backpressure` (docs/platforms.md), holds a sending engine until the
 receiving engine starts the message (head-of-line blocking, as a NIC whose puts wait for the
-receiver's credit), and with it the event loop matches each batch of posts in time order.
-`sim: machine terms, nic_backpressure` checks it on 8 nodes of 8 ranks: the linear exchange 3.24x
-spread_out's time with the term, 1.01x without. No preset sets it.
+receiver's credit), and with it (in stop 48; since stop 49 on every platform with a NIC time) the
+event loop matches each batch of posts in time order. `sim: machine terms, nic_backpressure`
+checked it on 8 nodes of 8 ranks: the linear exchange 3.24x spread_out's time with the term, 1.01x
+without (1.67x without since stop 49's time order: `nic_time_order`). No preset sets it.
 
 The time order alone matters on the current `fugaku` preset (one NIC queue, 1.56 us): Open MPI's
 linear exchange at P = 1,024, 16 B takes 98.5 ms in time order against 52.1 ms rank after rank
@@ -1668,7 +1674,12 @@ def main():
                          f"{', '.join(sorted(VENDOR))})")
         if not os.path.isfile(path):
             parser.error(f"--preset {given}: no such file '{path}'")
+        if machine in TRIAL_PRESETS:
+            parser.error(f"--preset {given}: {machine} already has a trial file")
         TRIAL_PRESETS[machine] = os.path.abspath(path)
+    published = os.path.join(ROOT, "docs", "validation.md")
+    if TRIAL_PRESETS and args.out and os.path.abspath(args.out) == published:
+        parser.error(f"--out {args.out}: a trial's report does not replace the published one")
     if args.prune and TRIAL_PRESETS:
         parser.error("--prune with --preset: it would delete the presets' own predictions")
     binary = {platform: model_key(platform) for platform in VENDOR}

@@ -15,7 +15,7 @@ cmp -s "$root/platforms/presets/fugaku.yaml" "$work/trial.yaml" &&
   { echo "FAIL: the trial file is the preset (nic_message_time not found)"; exit 1; }
 row() {  # the claim's a2a column
   /usr/bin/python3 "$root/bench/validation.py" --a2a "$a2a" --quick --only trend-vendor-fugaku \
-    "$@" > "$work/report.md" || { echo "FAIL: validation.py $*"; exit 1; }
+    "$@" > "$work/report.md" || { echo "FAIL: validation.py $*" >&2; exit 1; }
   awk -F'|' '$2 ~ /trend-vendor-fugaku/ { gsub(/ /, "", $9); print $9 }' "$work/report.md"
 }
 preset=$(row) || exit 1
