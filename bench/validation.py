@@ -996,11 +996,18 @@ was not rerun):
 
 Five misses mended, one broken, one closer: the first model under which coalesced ParLinNa wins
 at 16 B as measured. What it breaks is the linear exchange, whose incast costs little once the NIC
-is fast; what it risks is every claim above 4 KiB, where a rendezvous handshake pays the latency
-twice more (not tried: 512 B, 8 KiB and 16 KiB, P = 2,048 and 16,384). A 24 us latency is not
-Tofu-D's (0.49 us a put): it would stand for what Fujitsu MPI spends per message, which no
-measurement here separates. Next: the other sizes, a refit of the latency on `time-3`, and the
-linear exchange (backpressure or a NIC time beside the latency), before any preset takes it.
+is fast. **And other measurements refute it** (the same trial file, the P = 16 and 2,048 groups,
+run after the above): Fujitsu MPI's pairwise alltoall at 16 ranks, one per node (IMB,
+`imb16-*`), takes 0.758 ms against 0.047-0.063 ms measured (12-16x; the preset 0.088-0.092 ms,
+ok): 15 steps of about 3-4 us leave no room for a 48 us message. At P = 2,048 the radix claims
+move off: the best radix at 16 B 8 against 2 measured (`f25-12-fugaku`, `f25-11-fugaku-16`, both
+ok on the preset), at 2 KiB 16 against 45 (`f25-14-fugaku`), at 16 KiB 45 against 2,048
+(`f25-17-fugaku`), where only `f25-07-16384` is mended (1.3x). A step that costs 50 us with 32
+ranks a node and 3-4 us with one is a cost of the node's many messages, not of each message's
+flight: the rate the preset has, which coalesced ParLinNa's measured lead says must not apply to
+every message alike. What does (a cost per step and rank pair of the pairwise exchange's
+synchronous sendrecv, a rate that depends on how many messages a node has in flight) is not
+known; the preset is not changed.
 
 ## NIC engines by rank, tried on Fugaku (stop 49)
 
