@@ -8,7 +8,7 @@ points `a2a calibrate` fitted the preset to) or `validation` (never used to set 
 
   bench/validation.py [--cache DIR [--prune]] [--out docs/validation.md] [--max-ranks N]
                       [--jobs N] [--platform MACHINE] [--only CLAIM-ID] [--cached-only]
-                      [--preset MACHINE=FILE]
+                      [--preset MACHINE=FILE] [--compare REPORT]
   bench/validation.py --quick --check   # the small-P trend subset ctest runs; exit 1 on a miss
 
 Targets on the validation points (issue 14): median |predicted/measured - 1| <= 25 % and every
@@ -24,7 +24,7 @@ read (simulated from other sources: an earlier commit, another branch, edits sin
 
 A model change is tried on a machine's claims before its preset takes it with --preset MACHINE=FILE
 (FILE a platform file, e.g. the preset with a term added): the report then judges the claims on
-FILE, and says so.
+FILE, and says so; --compare docs/validation.md then lists the claims it moves.
 """
 import argparse
 import concurrent.futures
@@ -1640,6 +1640,34 @@ about 64 GiB, more than the scale engine's guard allows (16 GiB).
 """
 
 
+def claim_rows(lines):
+    """{claim: (a2a column, verdict)} of a report's claim rows (the table of `lines`)."""
+    rows = {}
+    for line in lines:
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) >= 12 and cells[2] in ("validation", "calibration", "trend"):
+            rows[cells[1]] = (cells[8], cells[10])
+    return rows
+
+
+def comparison(before_path, before_lines, lines):
+    """A section listing the claims whose prediction or verdict differs from the report at
+    `before_path` (a trial against docs/validation.md, a rerun against the last one)."""
+    before, now = claim_rows(before_lines), claim_rows(lines)
+    changed = [(cid, before[cid], row) for cid, row in now.items()
+               if cid in before and row != before[cid] and "not run" not in (row[0], before[cid][0])]
+    ok = ("ok", "outside")
+    mended = sum(1 for _, b, n in changed if not b[1].startswith(ok) and n[1].startswith(ok))
+    broken = sum(1 for _, b, n in changed if b[1].startswith(ok) and not n[1].startswith(ok))
+    out = ["", f"## Against {before_path}", "",
+           f"{len(changed)} of the {sum(1 for c in now if c in before)} claims in both reports "
+           f"differ: {mended} verdicts mended, {broken} broken.", ""]
+    if changed:
+        out += ["| claim | before | now |", "|---|---|---|"]
+        out += [f"| {cid} | {b[0]}, {b[1]} | {n[0]}, {n[1]} |" for cid, b, n in changed]
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a2a", default=os.path.join(ROOT, "build", "a2a"))
@@ -1665,6 +1693,9 @@ def main():
     parser.add_argument("--preset", action="append", metavar="MACHINE=FILE", default=[],
                         help="simulate MACHINE's claims on the platform FILE instead of its "
                              "preset: a trial of a model change (repeatable)")
+    parser.add_argument("--compare", metavar="REPORT",
+                        help="end the report with the claims whose prediction or verdict differs "
+                             "from REPORT's (e.g. a trial against docs/validation.md)")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -1687,6 +1718,13 @@ def main():
     published = os.path.join(ROOT, "docs", "validation.md")
     if TRIAL_PRESETS and args.out and os.path.abspath(args.out) == published:
         parser.error(f"--out {args.out}: a trial's report does not replace the published one")
+    before_lines = None
+    if args.compare:
+        try:
+            with open(args.compare) as f:
+                before_lines = f.read().splitlines()
+        except OSError as why:
+            parser.error(f"--compare {args.compare}: cannot read it ({why.strerror})")
     if args.prune and TRIAL_PRESETS:
         parser.error("--prune with --preset: it would delete the presets' own predictions")
     binary = {platform: model_key(platform) for platform in VENDOR}
@@ -1774,7 +1812,9 @@ def main():
                 for machine, path in sorted(TRIAL_PRESETS.items())]
     command = "bench/validation.py " + " ".join(sys.argv[1:])
     report = "\n".join(HEADER.format(command=command).splitlines() + [""] + lines + [""] +
-                        summary + barrier_section(times)) + "\n"
+                        summary + barrier_section(times) +
+                        (comparison(args.compare, before_lines, lines) if args.compare else [])
+                        ) + "\n"
     if args.out:
         with open(args.out + ".partial", "w") as f:
             f.write(report)
