@@ -17,7 +17,9 @@ within 30 %, the same winner).
 
 Predictions are cached one configuration at a time, by its scenario and the sources the
 prediction depends on (--cache), so a rerun after editing this script costs nothing and a claim
-added beside others simulates only its new configurations. The largest points (P = 16,384,
+added beside others simulates only its new configurations. Each configuration is simulated in an
+`a2a run` of its own and cached as soon as it ends, so a rerun that is stopped keeps what it
+finished. The largest points (P = 16,384,
 linear vendor algorithms) take tens of minutes each on a 2-core machine: --max-ranks leaves them
 out (listed as "not run"). --prune deletes the entries that the sources as they are now cannot
 read (simulated from other sources: an earlier commit, another branch, edits since undone).
@@ -591,12 +593,10 @@ def cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node=0)
                         + ".json")
 
 
-def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only=False,
-             ranks_per_node=0):
-    """Predicted seconds of each configuration: cached ones read back, the others simulated in one
-    `a2a run` per machine, P and workload (one per configuration if that is refused, e.g. by the
-    memory guard). A configuration a2a refuses maps to the refusal's text; one it skips (does not
-    apply), or one not cached under --cached-only, is left out."""
+def cached(platform, ranks, workload, configs, cache, binary, ranks_per_node=0):
+    """(predicted seconds of each cached configuration, the configurations not cached). A
+    configuration a2a refused is cached as None and left out, like one it skips (does not
+    apply)."""
     by_spec, missing = {}, []
     for spec in sorted(configs):
         path = cache and cache_path(cache, platform, ranks, workload, spec, binary,
@@ -608,33 +608,52 @@ def simulate(a2a, platform, ranks, workload, configs, cache, binary, cached_only
                 by_spec[spec] = seconds
         else:
             missing.append(spec)
-    if not missing or cached_only:
-        return by_spec
+    return by_spec, missing
+
+
+def simulate_one(a2a, group, spec, cache, binary):
+    """One configuration's prediction (or a refusal's text, or None if a2a skips it), simulated
+    in an `a2a run` of its own and cached as soon as it ends: a configuration is simulated on its
+    own within a run anyway, and a rerun that is stopped keeps every configuration finished (a
+    P = 4,096 group of 47 takes about 40 minutes here)."""
+    platform, ranks, workload, ranks_per_node = group
     per_node = f" {ranks_per_node} ranks per node" if ranks_per_node else ""
-    print(f"simulating {platform} P={ranks}{per_node} {workload}: {len(missing)} configurations",
-          file=sys.stderr, flush=True)
+    name = f"{platform} P={ranks}{per_node} {workload} {spec}"
+    print(f"simulating {name}", file=sys.stderr, flush=True)
     started = time.monotonic()
-    simulated = simulate_now(a2a, scenario_of(platform, ranks, workload, missing, ranks_per_node))
-    # What the run cost, kept with its entries so that a rerun can be planned (one `a2a run` for
-    # all of them: the time is the group's, not one configuration's).
+    seconds = simulate_now(a2a, scenario_of(platform, ranks, workload, [spec],
+                                            ranks_per_node)).get(spec)
     wall = round(time.monotonic() - started, 1)
-    print(f"simulated {platform} P={ranks}{per_node} {workload} in {wall} s", file=sys.stderr,
-          flush=True)
-    for spec in missing:
-        seconds = simulated.get(spec)
-        if seconds is not None:
-            by_spec[spec] = seconds
-        if cache:
-            path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
-            entry = {"platform": platform, "ranks": ranks, "workload": workload,
-                     "configuration": spec, "seconds": seconds, "run_wall_seconds": wall,
-                     "run_configurations": len(missing)}
-            if ranks_per_node:
-                entry["ranks_per_node"] = ranks_per_node
-            with open(path + ".partial", "w") as f:
-                json.dump(entry, f)
-            os.replace(path + ".partial", path)
-    return by_spec
+    print(f"simulated {name} in {wall} s", file=sys.stderr, flush=True)
+    if cache:
+        path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
+        # The run's wall time is kept with the entry, so that a rerun can be planned.
+        entry = {"platform": platform, "ranks": ranks, "workload": workload,
+                 "configuration": spec, "seconds": seconds, "run_wall_seconds": wall,
+                 "run_configurations": 1}
+        if ranks_per_node:
+            entry["ranks_per_node"] = ranks_per_node
+        with open(path + ".partial", "w") as f:
+            json.dump(entry, f)
+        os.replace(path + ".partial", path)
+    return seconds
+
+
+def simulate_groups(a2a, groups, cache, binary, cached_only=False, jobs=1):
+    """{group: {configuration: predicted seconds or a refusal's text}} for the (machine, P,
+    workload, ranks per node) groups: cached configurations read back, the others (unless
+    `cached_only`) simulated `jobs` at a time, one process each."""
+    times, todo = {}, []
+    for group, configs in sorted(groups.items()):
+        times[group], missing = cached(*group[:3], configs, cache, binary, group[3])
+        if not cached_only:
+            todo += [(group, spec) for spec in missing]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        done = pool.map(lambda item: simulate_one(a2a, *item, cache, binary), todo)
+        for (group, spec), seconds in zip(todo, done):
+            if seconds is not None:
+                times[group][spec] = seconds
+    return times
 
 
 CACHE_NAME = re.compile(r"[0-9a-f]{20}\.json")
@@ -674,9 +693,11 @@ def selected_machine(claim, machines):
 def simulate_now(a2a, doc):
     """Predicted seconds (or a refusal's text) by configuration, for the scenario `doc`."""
     configs = doc["algorithms"]
-    results, _ = run_a2a(a2a, doc)
+    results, why = run_a2a(a2a, doc)
     refused = {}
-    if results is None:
+    if results is None and len(configs) == 1:
+        results, refused = [], {configs[0]: why}
+    elif results is None:
         results = []
         for spec in configs:
             one, why = run_a2a(a2a, dict(doc, algorithms=[spec]))
@@ -1684,9 +1705,9 @@ def main():
                         help="only this claim, or the claims whose id starts with ID- (repeatable; "
                              "the report then lists only them)")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="simulate this many machine, P and workload groups at once, each "
-                             "with one thread (each run's memory guard sees only itself: keep "
-                             "runs near the machine's memory to --jobs 1)")
+                        help="simulate this many configurations at once, each in an a2a run "
+                             "of its own with one thread (each run's memory guard sees only "
+                             "itself: keep runs near the machine's memory to --jobs 1)")
     parser.add_argument("--prune", action="store_true",
                         help="first delete the --cache entries the sources as they are now "
                              "cannot read")
@@ -1748,14 +1769,7 @@ def main():
             if b["ranks"] <= args.max_ranks:
                 groups.setdefault(("polaris", b["ranks"], b["workload"], 0), set()).update(
                     [b["with_barrier"], b["without"]])
-    def simulate_group(item):
-        (platform, ranks, workload, ranks_per_node), configs = item
-        return simulate(args.a2a, platform, ranks, workload, configs, args.cache, binary,
-                        args.cached_only, ranks_per_node)
-    # Each group is one `a2a run` (a process of its own), so --jobs runs that many side by side.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        ordered = sorted(groups.items())
-        times = dict(zip((key for key, _ in ordered), pool.map(simulate_group, ordered)))
+    times = simulate_groups(args.a2a, groups, args.cache, binary, args.cached_only, args.jobs)
 
     lines = ["| claim | role | machine | P | workload | what | measured | a2a | configuration | "
              "verdict | a2a, no barrier |", "|---|---|---|---|---|---|---|---|---|---|---|"]
