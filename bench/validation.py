@@ -611,6 +611,13 @@ def cached(platform, ranks, workload, configs, cache, binary, ranks_per_node=0):
     return by_spec, missing
 
 
+def progress(line):
+    """One line on stderr, whole even when runs side by side report at once (print writes the
+    text and its newline apart)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def simulate_one(a2a, group, spec, cache, binary):
     """One configuration's prediction (or a refusal's text, or None if a2a skips it), simulated
     in an `a2a run` of its own and cached as soon as it ends: a configuration is simulated on its
@@ -619,12 +626,12 @@ def simulate_one(a2a, group, spec, cache, binary):
     platform, ranks, workload, ranks_per_node = group
     per_node = f" {ranks_per_node} ranks per node" if ranks_per_node else ""
     name = f"{platform} P={ranks}{per_node} {workload} {spec}"
-    print(f"simulating {name}", file=sys.stderr, flush=True)
+    progress(f"simulating {name}")
     started = time.monotonic()
     seconds = simulate_now(a2a, scenario_of(platform, ranks, workload, [spec],
                                             ranks_per_node)).get(spec)
     wall = round(time.monotonic() - started, 1)
-    print(f"simulated {name} in {wall} s", file=sys.stderr, flush=True)
+    progress(f"simulated {name} in {wall} s")
     if cache:
         path = cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node)
         # The run's wall time is kept with the entry, so that a rerun can be planned.
