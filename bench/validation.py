@@ -586,9 +586,14 @@ def scenario_of(platform, ranks, workload, configs, ranks_per_node=0):
 def cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node=0):
     """Where one configuration's prediction is kept: a configuration is simulated on its own
     within a run, so its prediction does not depend on the others the run holds, and a claim
-    added beside cached ones costs only its new configurations."""
-    text = json.dumps(scenario_of(platform, ranks, workload, [spec], ranks_per_node),
-                      sort_keys=True)
+    added beside cached ones costs only its new configurations. The scenario is named by its
+    machine, a trial's too (--preset): `binary` hashes the trial file's contents in place of the
+    preset's, so once the preset takes a trial file byte for byte, the trial's predictions are the
+    preset's and its rerun costs nothing (`a2a run` predicts the same on a preset and on a copy of
+    its file)."""
+    scenario = dict(scenario_of(platform, ranks, workload, [spec], ranks_per_node),
+                    platform=platform)
+    text = json.dumps(scenario, sort_keys=True)
     return os.path.join(cache, hashlib.sha256((text + binary[platform]).encode()).hexdigest()[:20]
                         + ".json")
 

@@ -9,6 +9,7 @@ one file per configuration, only new configurations simulated, none under --cach
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -371,6 +372,27 @@ class CachePerConfiguration(unittest.TestCase):
         self.binary = {p: "changed sources" for p in validation.VENDOR}
         self.simulate(["vendor"])
         self.assertEqual(self.runs(), ["vendor", "vendor"])
+
+    def test_a_trial_file_the_preset_takes_keeps_its_predictions(self):
+        preset = os.path.join(ROOT, "platforms", "presets", "polaris.yaml")
+        same, other = (os.path.join(self.work.name, name) for name in ("same.yaml", "other.yaml"))
+        shutil.copy(preset, same)
+        with open(preset) as f, open(other, "w") as g:
+            g.write(f.read() + "# another model\n")
+        try:
+            for trial in (same, other):
+                validation.TRIAL_PRESETS["polaris"] = trial
+                self.binary = {"polaris": validation.model_key("polaris")}
+                self.simulate(["vendor"])
+            del validation.TRIAL_PRESETS["polaris"]
+            self.binary = {"polaris": validation.model_key("polaris")}
+            # The preset's run finds the byte-identical trial's prediction; the other file's is
+            # another model's.
+            self.assertEqual(self.simulate(["vendor"]), {"vendor": 0.005})
+            self.assertEqual(self.runs(), ["vendor", "vendor"])
+            self.assertEqual(len(os.listdir(self.cache)), 2)
+        finally:
+            validation.TRIAL_PRESETS.clear()
 
     def test_prune_keeps_exactly_what_the_sources_now_read(self):
         self.simulate(["vendor"], ranks_per_node=4)
