@@ -46,6 +46,14 @@ terms=$("$a2a" model "$scenario" --no-sim --set platform=fugaku | grep "^# machi
   fail "no machine terms line on fugaku"
 [ "$terms" = "# machine terms: nic=1.56 us engines=1 pipelined=false match=0 s inject=none" ] ||
   fail "machine terms on fugaku: $terms"
+# Engines chosen by rank are named on it (by peer node, the default, is not).
+grep -v "^nic_engines:\|^nic_engine_choice:" "$(dirname "$0")/../../platforms/presets/fugaku.yaml" \
+  > "$out/by_rank.yaml"
+printf 'nic_engines: 6\nnic_engine_choice: rank\n' >> "$out/by_rank.yaml"
+terms=$("$a2a" model "$scenario" --no-sim --set "platform=$out/by_rank.yaml" |
+  grep "^# machine terms:") || fail "no machine terms line on engines by rank"
+[[ "$terms" == *" engines=6 engine_choice=rank pipelined="* ]] ||
+  fail "machine terms with engines by rank: $terms"
 if "$a2a" model "$scenario" --no-sim --set platform=theta | grep -q "^# machine terms:"; then
   fail "machine terms printed for theta, which sets none"
 fi
