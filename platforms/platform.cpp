@@ -285,9 +285,10 @@ void read_shape(const Map& top, PlatformSpec& spec) {
 }
 
 // How the NIC serves its messages (nic_engines, nic_engine_choice, nic_pipelined,
-// nic_backpressure): only with a NIC time to serve.
+// nic_backpressure, nic_receive_buffers): only with a NIC time to serve.
 void read_nic_engines(const Map& top, PlatformSpec& spec) {
-  for (const char* key : {"nic_engines", "nic_engine_choice", "nic_pipelined", "nic_backpressure"})
+  for (const char* key : {"nic_engines", "nic_engine_choice", "nic_pipelined", "nic_backpressure",
+                          "nic_receive_buffers"})
     if (spec.nic_message_time <= 0)
       top.reject(key, "needs a positive nic_message_time (the time each engine takes a message)");
   if (top.has("nic_engines")) {
@@ -307,6 +308,13 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
   }
   if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
   if (top.has("nic_backpressure")) spec.nic_backpressure = top.boolean("nic_backpressure");
+  if (top.has("nic_receive_buffers")) {
+    // Buffers only matter to a sender that waits for them.
+    if (!spec.nic_backpressure)
+      top.reject("nic_receive_buffers",
+                 "needs nic_backpressure: true (a sender held for a buffer)");
+    spec.nic_receive_buffers = top.count("nic_receive_buffers");
+  }
 }
 
 PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
@@ -328,6 +336,7 @@ PlatformSpec read_platform(const Source& source, const YAML::Node& root) {
                  "nic_engine_choice",
                  "nic_pipelined",
                  "nic_backpressure",
+                 "nic_receive_buffers",
                  "match_time",
                  "eager_threshold",
                  "inject_size",
@@ -471,6 +480,7 @@ PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_engine_by_rank = false;
   spec.nic_pipelined = false;
   spec.nic_backpressure = false;
+  spec.nic_receive_buffers = 0;
   spec.match_time = 0;
   spec.eager_threshold = -1;
   spec.inject_size = -1;

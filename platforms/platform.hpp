@@ -77,6 +77,8 @@ struct PlatformSpec {
                                   // links'); false: the message also leaves nic_message_time later
   bool nic_backpressure = false;  // true: a sending engine is held until the receiving engine
                                   // starts the message (head-of-line blocking at a busy receiver)
+  int nic_receive_buffers = 0;    // with nic_backpressure: messages a receiving engine holds
+                                  // waiting, so a sender is held only once that many are ahead
   double match_time = 0;          // seconds per receive already posted, charged when a receive is
                                   // posted (the search of MPI's posted-receive queue)
   double eager_threshold = -1;    // bytes: larger messages wait for a rendezvous handshake (one

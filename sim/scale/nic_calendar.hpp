@@ -119,14 +119,16 @@ class NicCalendar {
 // A message through a sending and a receiving engine, the sending one held until the receiving
 // one starts it (nic_backpressure): the receiving engine takes it in its earliest free time at or
 // after start + `held` (`held`: 0 for a pipelined engine, else `length`), and the sending one must
-// be free from `start` until then, and for at least `length`. Finds the earliest such start at or
-// after `begin`, books both, and returns when the receiving engine starts the message.
+// be free from `start` until then less `slack` (the time the receiving engine takes for the
+// messages it may hold waiting, nic_receive_buffers), and for at least `length`. Finds the
+// earliest such start at or after `begin`, books both, and returns when the receiving engine
+// starts the message.
 inline double book_held(NicCalendar& sending, NicCalendar& receiving, double begin, double length,
-                        double held) {
+                        double held, double slack = 0) {
   double start = sending.fit(begin, length);
   for (;;) {
     const double received = receiving.fit(start + held, length);
-    const double hold = std::max(length, received - start);
+    const double hold = std::max(length, received - slack - start);
     const double blocked = sending.blocked_until(start, hold);
     if (blocked == start) {
       sending.book_at(start, hold, length);
@@ -134,7 +136,7 @@ inline double book_held(NicCalendar& sending, NicCalendar& receiving, double beg
       return received;
     }
     // No start before that stretch ends can do: a later start is received no earlier, so its
-    // hold would reach the stretch too. Try the first free time after it.
+    // hold (at least `length`) would reach the stretch too. Try the first free time after it.
     start = sending.fit(blocked, length);
   }
 }

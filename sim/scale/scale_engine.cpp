@@ -487,7 +487,8 @@ class EventLoop {
   // pipelined, handled) it. With nic_backpressure the sending engine is held until the receiving
   // one starts the message (at least its own time), so a sender whose messages queue at a busy
   // receiver cannot serve its next one meanwhile (head-of-line blocking): both engines' free times
-  // are searched together.
+  // are searched together. With nic_receive_buffers B the receiving engine holds up to B messages
+  // waiting, so the sender is held only until B messages' time before the start.
   double pass_nics(int sender, int receiver, double begin) {
     const PlatformSpec& platform = *run_.platform;
     const double nic = platform.nic_message_time;
@@ -498,7 +499,8 @@ class EventLoop {
       begin = sending.book(begin, nic) + held;
       return receiving.book(begin, nic) + held;
     }
-    return book_held(sending, receiving, begin, nic, held) + held;
+    const double slack = platform.nic_receive_buffers * nic;
+    return book_held(sending, receiving, begin, nic, held, slack) + held;
   }
 
   // The engine of `rank`'s node's NIC (one direction: `nics`) that serves its message with rank

@@ -154,6 +154,25 @@ def nic_backpressure():
         sys.exit("FAIL: backpressure does not hold the linear exchange's senders")
 
 
+def nic_receive_buffers():
+    # The shape of `nic_backpressure`, the receiving engine holding up to B messages waiting, so
+    # a sender is held only once B are ahead of its message. No receiving engine there has more
+    # than 256 messages to take, so with B = 1,000 no sender is ever held and the linear exchange
+    # takes its time without backpressure; with B = 16 it lies strictly between that and the
+    # full hold (B = 0).
+    times = {}
+    for name, terms in (("free", {}), ("held", {"nic_backpressure": True}),
+                        ("b16", {"nic_backpressure": True, "nic_receive_buffers": 16}),
+                        ("b1000", {"nic_backpressure": True, "nic_receive_buffers": 1000})):
+        path = platform(f"buffers_{name}", **terms, **ENGINES_SHAPE)
+        times[name], _ = predict(path, 64, "constant:size=8", "ompi_linear")
+    print("linear exchange: " + ", ".join(f"{k} {v * 1e6:.1f} us" for k, v in times.items()))
+    between("receive buffers past every queue", times["b1000"], 0.99 * times["free"],
+            1.01 * times["free"])
+    if not times["free"] < times["b16"] < times["held"]:
+        sys.exit("FAIL: 16 receive buffers do not hold the senders part of the way")
+
+
 def matching():
     # One node of 4 ranks: spread_out posts 3 receives per rank; the k-th searches k already posted
     # (0 + 1 + 2 = 3 entries at 1 us): 3 us more before the sends that follow are posted.
@@ -338,7 +357,8 @@ def calibrate_recovers_latency():
               "link.latency", 9.5e-6, 10.5e-6)
 
 
-CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_engine_choice, nic_pipelined, nic_time_order, nic_backpressure, matching, rendezvous, send_completion, node_memory,
+CHECKS = {f.__name__: f for f in (nic, nic_engines, nic_engine_choice, nic_pipelined, nic_time_order, nic_backpressure, nic_receive_buffers,
+                                  matching, rendezvous, send_completion, node_memory,
                                   packing, placement,
                                   adaptive_routing, torus_injection,
                                   simgrid_says_what_it_leaves_out, calibrate_recovers,

@@ -121,6 +121,17 @@ TEST_CASE("NIC calendar: a held message starts as early as both engines allow") 
   CHECK(receiving.fit(0, 1) == 11);
 }
 
+TEST_CASE("NIC calendar: a receive buffer shortens the hold") {
+  // Receiving busy [0, 10): held until the start, the sender is busy [0, 10); with 3 messages'
+  // slack (buffers for 3 at 1 s each) only [0, 7), so its next message starts at 7, not 10.
+  for (const auto& [slack, next] : {std::pair{0.0, 10.0}, std::pair{3.0, 7.0}}) {
+    NicCalendar sending, receiving;
+    receiving.book_at(0, 10, 1);
+    CHECK(book_held(sending, receiving, 0, 1, 0, slack) == 10);
+    CHECK(sending.fit(0, 1) == next);
+  }
+}
+
 TEST_CASE("NIC calendar: held messages against a search of every start") {
   // The earliest start is `begin` or the end of a sending stretch (an earlier start would do as
   // well otherwise), so trying those in order finds it.
@@ -141,7 +152,9 @@ TEST_CASE("NIC calendar: held messages against a search of every start") {
       received.emplace_back(r, r + 1.0);
     }
     for (int i = 0; i < 12; ++i) {
+      // Pipelined or not, and held until the start or (receive buffers) 2.5 messages before it.
       const double begin = arrival(random), held = i % 2 == 0 ? 0.0 : 1.0;
+      const double slack = i % 4 < 2 ? 0.0 : 2.5;
       std::vector<double> starts{begin};
       for (const auto& [from, to] : sent)
         if (to > begin) starts.push_back(to);
@@ -150,14 +163,14 @@ TEST_CASE("NIC calendar: held messages against a search of every start") {
       for (const double s : starts) {
         if (!free_over(sent, s, 1.0)) continue;
         taken = earliest_free(received, s + held, 1.0);
-        hold = std::max(1.0, taken - s);
+        hold = std::max(1.0, taken - slack - s);
         if (free_over(sent, s, hold)) {
           start = s;
           break;
         }
       }
       REQUIRE(start >= 0);
-      REQUIRE(book_held(sending, receiving, begin, 1.0, held) == doctest::Approx(taken));
+      REQUIRE(book_held(sending, receiving, begin, 1.0, held, slack) == doctest::Approx(taken));
       sent.emplace_back(start, start + hold);
       received.emplace_back(taken, taken + 1.0);
     }

@@ -252,6 +252,19 @@ TEST_CASE(
   CHECK(error_of(std::string(kStar) + "nic_backpressure: true\n") ==
         "test.yaml:10: key 'nic_backpressure': needs a positive nic_message_time (the time each "
         "engine takes a message)");
+  const PlatformSpec buffered =
+      parse_platform(std::string(kStar) +
+                         "nic_message_time: 2us\nnic_backpressure: true\nnic_receive_buffers: 64\n",
+                     "r.yaml");
+  CHECK(buffered.nic_receive_buffers == 64);
+  CHECK(held.nic_receive_buffers == 0);
+  CHECK(without_scale_terms(buffered).nic_receive_buffers == 0);
+  CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_receive_buffers: 64\n") ==
+        "test.yaml:11: key 'nic_receive_buffers': needs nic_backpressure: true (a sender held for "
+        "a buffer)");
+  CHECK(error_of(std::string(kStar) +
+                 "nic_message_time: 2us\nnic_backpressure: true\nnic_receive_buffers: -1\n") ==
+        "test.yaml:12: key 'nic_receive_buffers': must be a positive integer, got '-1'");
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_backpressure: 1\n") ==
         "test.yaml:11: key 'nic_backpressure': must be true or false, got '1'");
   CHECK(error_of(std::string(kStar) + "nic_engines: 6\n") ==
