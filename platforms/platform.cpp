@@ -304,7 +304,7 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
     if (choice != "peer_node" && choice != "rank")
       top.source().fail(top.required("nic_engine_choice").Mark(), top.full("nic_engine_choice"),
                         "'" + choice + "' is not supported (supported: peer_node, rank)");
-    spec.nic_engine_by_rank = choice == "rank";
+    spec.nic_engine_choice = choice == "rank" ? NicEngineChoice::rank : NicEngineChoice::peer_node;
   }
   if (top.has("nic_pipelined")) spec.nic_pipelined = top.boolean("nic_pipelined");
   if (top.has("nic_backpressure")) spec.nic_backpressure = top.boolean("nic_backpressure");
@@ -477,7 +477,7 @@ PlatformSpec load_platform(const std::string& name_or_path) {
 PlatformSpec without_scale_terms(PlatformSpec spec) {
   spec.nic_message_time = 0;
   spec.nic_engines = 1;
-  spec.nic_engine_by_rank = false;
+  spec.nic_engine_choice = NicEngineChoice::peer_node;
   spec.nic_pipelined = false;
   spec.nic_backpressure = false;
   spec.nic_receive_buffers = 0;

@@ -21,6 +21,12 @@ struct LinkSpec {
   double latency = 0;    // seconds
 };
 
+// Which of a node's NIC engines serves a message (platform key nic_engine_choice):
+// - peer_node: the engine its peer node's number selects, modulo nic_engines, at both ends;
+// - rank: the sending engine is the sender's place on its node modulo nic_engines, the receiving
+//   one the receiver's.
+enum class NicEngineChoice { peer_node, rank };
+
 struct PlatformSpec {
   std::string name;
   std::string source;  // file path, or "preset NAME"
@@ -68,10 +74,7 @@ struct PlatformSpec {
                                 // or receives, one message at a time, shared by the node's ranks
   int nic_engines = 1;          // NIC engines per node and direction (Tofu-D's TNIs), each serving
                                 // the messages nic_engine_choice gives it
-  bool nic_engine_by_rank = false;  // nic_engine_choice: false (peer_node), a message takes the
-                                    // engine its peer node's number selects, modulo nic_engines;
-                                    // true (rank), the sending engine is the sender's place on
-                                    // its node modulo nic_engines, the receiving the receiver's
+  NicEngineChoice nic_engine_choice = NicEngineChoice::peer_node;  // which engine serves a message
   bool nic_pipelined = false;     // true: a message only waits for its engine to be free, which is
                                   // then busy nic_message_time (the message's own latency is the
                                   // links'); false: the message also leaves nic_message_time later
@@ -138,8 +141,15 @@ std::string scale_term_keys(const PlatformSpec& spec);
 // Which of its node's nic_engines engines serves rank `rank`'s message with rank `peer`
 // (nic_engine_choice): the peer node's number modulo the engines, or the rank's place on its node
 // modulo the engines (by_rank). Both engines and the closed forms (sim/model/cost.cpp) use it.
-inline int nic_engine_of(int engines, int ranks_per_node, bool by_rank, int rank, int peer) {
-  return by_rank ? rank % ranks_per_node % engines : peer / ranks_per_node % engines;
+inline int nic_engine_of(int engines, int ranks_per_node, NicEngineChoice choice, int rank,
+                         int peer) {
+  switch (choice) {
+    case NicEngineChoice::rank:
+      return rank % ranks_per_node % engines;
+    case NicEngineChoice::peer_node:
+      break;
+  }
+  return peer / ranks_per_node % engines;
 }
 
 // Throws InvalidParameter when `ranks` ranks do not fit (fewer nodes than ceil(P /

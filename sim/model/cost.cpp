@@ -75,7 +75,7 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
   if (m.nic > 0) {
     const auto engine = [&m](int rank, int peer) {
       const int chosen =
-          nic_engine_of(m.nic_engines, m.ranks_per_node, m.nic_engine_by_rank, rank, peer);
+          nic_engine_of(m.nic_engines, m.ranks_per_node, m.nic_engine_choice, rank, peer);
       return static_cast<std::uint32_t>(m.node_of(rank) * m.nic_engines + chosen);
     };
     node_messages_.add(2 * engine(src, dst), 1);

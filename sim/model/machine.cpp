@@ -47,7 +47,7 @@ Machine node_costs_of(const PlatformSpec& spec) {
   machine.launch = spec.group_launch_overhead;
   machine.nic = spec.nic_message_time;
   machine.nic_engines = spec.nic_engines;
-  machine.nic_engine_by_rank = spec.nic_engine_by_rank;
+  machine.nic_engine_choice = spec.nic_engine_choice;
   machine.nic_pipelined = spec.nic_pipelined;
   machine.match = spec.match_time;
   machine.inject = spec.inject_size;

@@ -57,11 +57,11 @@ struct Machine {
   double overhead = 0;
   double copy_beta = 0;
   double launch = 0;
-  double nic = 0;                   // seconds a node's NIC spends per message, sending or receiving
-  int nic_engines = 1;              // engines per node and direction (nic_engine_of)
-  bool nic_engine_by_rank = false;  // nic_engine_choice: rank
-  bool nic_pipelined = false;       // a message waits only for its engine, not for its own time
-  double match = 0;                 // seconds per posted receive searched when a receive is posted
+  double nic = 0;       // seconds a node's NIC spends per message, sending or receiving
+  int nic_engines = 1;  // engines per node and direction (nic_engine_of)
+  a2a::NicEngineChoice nic_engine_choice = a2a::NicEngineChoice::peer_node;
+  bool nic_pipelined = false;  // a message waits only for its engine, not for its own time
+  double match = 0;            // seconds per posted receive searched when a receive is posted
   double inject = -1;      // bytes: larger inter-node sends complete one latency after arrival (the
                            // receiver's acknowledgement); negative: sends complete on arrival
   int ranks_per_node = 1;  // Q: rank r runs on node r / Q

@@ -34,7 +34,7 @@ std::string ratio_text(double model, double simulated) {
 void print_machine_terms(std::ostream& out, const model::Machine& m) {
   if (m.nic <= 0 && m.match <= 0 && m.inject < 0) return;
   out << "# machine terms: nic=" << format_seconds(m.nic) << " engines=" << m.nic_engines
-      << (m.nic_engine_by_rank ? " engine_choice=rank" : "")
+      << (m.nic_engine_choice == NicEngineChoice::rank ? " engine_choice=rank" : "")
       << " pipelined=" << (m.nic_pipelined ? "true" : "false") << " match=" << number(m.match)
       << " s"
       << " inject=" << (m.inject < 0 ? std::string("none") : number(m.inject) + " B") << "\n";

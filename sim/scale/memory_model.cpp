@@ -28,12 +28,14 @@ constexpr std::int64_t MiB = 1024 * KiB;
 // with the posts matched rank after rank (e700e33), and 350, 1,257 and 4,810 MiB with the posts
 // of a platform with NIC time matched in time order, where every rank's P - 1 receives wait in
 // the table before any send comes (twice the table): about 147 B a side beyond the other terms
-// at P = 4,096, so 160 B are charged.
+// at P = 4,096, so 160 B are charged there; 128 B on a platform without NIC time, whose posts are
+// still matched rank after rank.
 constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
 constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord, row key
 // A message in flight: its request and post (16 + 32 B a side), its share of the pending
 // matches, transfer (64 B), flow (24 B), events and allocator overhead.
-constexpr std::int64_t kPerMessage = 160;
+constexpr std::int64_t kPerMessage = 128;
+constexpr std::int64_t kPerMessageInTimeOrder = 160;
 constexpr std::int64_t kPerNodePair = 96;   // an interned route and its hops
 constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
 // Each NIC engine beyond a node's first (nic_engines): its two calendars, sending and receiving
@@ -79,15 +81,16 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   // Every rank reaches at most min(P, rounds x in-flight) other ranks; routes are per node pair.
   const std::int64_t node_pairs = nodes * std::min(nodes, in_flight * 64);
   const std::int64_t detours = run.platform.routing == "minimal" ? 0 : kDetoursKept;
-  const std::int64_t nic_engines =
-      run.platform.nic_message_time > 0 ? nodes * (run.platform.nic_engines - 1) : 0;
+  const bool nic = run.platform.nic_message_time > 0;
+  const std::int64_t nic_engines = nic ? nodes * (run.platform.nic_engines - 1) : 0;
+  const std::int64_t per_message = nic ? kPerMessageInTimeOrder : kPerMessage;
   MemoryEstimate estimate;
-  estimate.bytes = kBase + P * kPerRank + messages * kPerMessage + node_pairs * kPerNodePair +
+  estimate.bytes = kBase + P * kPerRank + messages * per_message + node_pairs * kPerNodePair +
                    nodes * kPerNode + nic_engines * kPerExtraNicEngine + platform + detours +
                    run.workload.cache_bytes();
   estimate.what =
       std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " + std::to_string(messages) +
-      " messages in flight (" + busiest + ") x " + human_bytes(kPerMessage) + " + " +
+      " messages in flight (" + busiest + ") x " + human_bytes(per_message) + " + " +
       std::to_string(node_pairs) + " routes x " + human_bytes(kPerNodePair) + " + platform " +
       human_bytes(platform) + " + base " + human_bytes(kBase) +
       (detours > 0 ? " + detours kept " + human_bytes(detours) : "") +

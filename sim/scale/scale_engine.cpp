@@ -150,7 +150,7 @@ class EventLoop {
   // it, goes to `woken`. Returns the earliest such wake-up (+infinity if none).
   double collect_posts(const std::vector<int>& ranks, std::vector<int>& woken) {
     double earliest = std::numeric_limits<double>::infinity();
-    if (!nic_send_.empty() && ranks.size() > 1) {
+    if (run_.platform->nic_message_time > 0 && ranks.size() > 1) {
       match_in_time_order(ranks, woken, earliest);
       return earliest;
     }
@@ -509,7 +509,7 @@ class EventLoop {
   NicCalendar& nic_engine(std::vector<NicCalendar>& nics, int rank, int peer) {
     const PlatformSpec& platform = *run_.platform;
     const int engines = platform.nic_engines, Q = platform.ranks_per_node;
-    const int chosen = nic_engine_of(engines, Q, platform.nic_engine_by_rank, rank, peer);
+    const int chosen = nic_engine_of(engines, Q, platform.nic_engine_choice, rank, peer);
     NicCalendar& engine = nics[static_cast<size_t>(rank / Q) * static_cast<size_t>(engines) +
                                static_cast<size_t>(chosen)];
     engine.forget_before(nic_floor_);

@@ -150,7 +150,7 @@ TEST_CASE("NIC engines chosen by rank: each engine handles its ranks' messages")
   // node send on engine 0, 1 and 3 on engine 1: 8 each, and 8 received on each.
   m.nic_engines = 2;
   const double by_peer_node = constant("spread_out", 8, 8, m).nic;
-  m.nic_engine_by_rank = true;
+  m.nic_engine_choice = NicEngineChoice::rank;
   const double by_rank = constant("spread_out", 8, 8, m).nic;
   CHECK(by_peer_node - by_rank == doctest::Approx(8e-6));
   CHECK(by_rank > 0);

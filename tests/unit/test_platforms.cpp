@@ -282,16 +282,15 @@ TEST_CASE(
         "test.yaml:11: key 'nic_engines': must be a positive integer, got '0'");
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_pipelined: yes\n") ==
         "test.yaml:11: key 'nic_pipelined': must be true or false, got 'yes'");
-  CHECK_FALSE(engines.nic_engine_by_rank);
+  CHECK(engines.nic_engine_choice == NicEngineChoice::peer_node);
   const PlatformSpec by_rank = parse_platform(
       std::string(kStar) + "nic_message_time: 2us\nnic_engines: 6\nnic_engine_choice: rank\n",
       "r.yaml");
-  CHECK(by_rank.nic_engine_by_rank);
-  CHECK_FALSE(without_scale_terms(by_rank).nic_engine_by_rank);
-  CHECK_FALSE(parse_platform(std::string(kStar) + "nic_message_time: 2us\nnic_engine_choice: "
-                                                  "peer_node\n",
-                             "p.yaml")
-                  .nic_engine_by_rank);
+  CHECK(by_rank.nic_engine_choice == NicEngineChoice::rank);
+  CHECK(without_scale_terms(by_rank).nic_engine_choice == NicEngineChoice::peer_node);
+  CHECK(parse_platform(std::string(kStar) + "nic_message_time: 2us\nnic_engine_choice: peer_node\n",
+                       "p.yaml")
+            .nic_engine_choice == NicEngineChoice::peer_node);
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_engine_choice: random\n") ==
         "test.yaml:11: key 'nic_engine_choice': 'random' is not supported (supported: peer_node, "
         "rank)");
@@ -299,9 +298,9 @@ TEST_CASE(
         "test.yaml:10: key 'nic_engine_choice': needs a positive nic_message_time (the time each "
         "engine takes a message)");
   // Rank 9 of 4 per node (node 2, place 1) with rank 22 (node 5, place 2), 3 engines.
-  CHECK(nic_engine_of(3, 4, false, 9, 22) == 2);  // peer node 5 mod 3
-  CHECK(nic_engine_of(3, 4, true, 9, 22) == 1);   // place 1 mod 3
-  CHECK(nic_engine_of(3, 4, true, 22, 9) == 2);   // place 2 mod 3
+  CHECK(nic_engine_of(3, 4, NicEngineChoice::peer_node, 9, 22) == 2);  // peer node 5 mod 3
+  CHECK(nic_engine_of(3, 4, NicEngineChoice::rank, 9, 22) == 1);       // place 1 mod 3
+  CHECK(nic_engine_of(3, 4, NicEngineChoice::rank, 22, 9) == 2);       // place 2 mod 3
   CHECK(error_of(std::string(kStar) + "eager_threshold: 4 furlongs\n")
             .find("test.yaml:10: key 'eager_threshold': unknown unit 'furlongs'") == 0);
   CHECK(
