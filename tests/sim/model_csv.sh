@@ -44,7 +44,7 @@ grep -q "model/sim" "$out/table.txt" || fail "the printed table has no model/sim
 # time), and not for a platform that sets none (theta).
 terms=$("$a2a" model "$scenario" --no-sim --set platform=fugaku | grep "^# machine terms:") ||
   fail "no machine terms line on fugaku"
-[ "$terms" = "# machine terms: nic=1.56 us engines=1 pipelined=false match=0 s inject=none" ] ||
+[ "$terms" = "# machine terms: nic=2.12 us engines=6 pipelined=true match=0 s inject=none" ] ||
   fail "machine terms on fugaku: $terms"
 # Engines chosen by rank are named on it (by peer node, the default, is not).
 grep -v "^nic_engines:\|^nic_engine_choice:" "$(dirname "$0")/../../platforms/presets/fugaku.yaml" \

@@ -185,6 +185,7 @@ TEST_CASE("the scale engine's estimate counts each NIC engine beyond a node's fi
   const int P = 4096;  // 128 nodes of 32 ranks
   const std::vector<Planned> configs = planned({"parlogna:radix=2"}, P);
   const auto workload = make_workload("constant", P);
+  platform.nic_engines = 1;
   const MemoryEstimate one = estimate_memory("scale", {platform, P, options, *workload, configs});
   platform.nic_engines = 6;
   const MemoryEstimate six = estimate_memory("scale", {platform, P, options, *workload, configs});
