@@ -550,7 +550,8 @@ def model_key(platform):
 
 # A platform file that stands in for a machine's preset (--preset MACHINE=FILE): a trial of a
 # model change on the machine's claims before the preset takes it. Its predictions are cached by
-# the file's path and contents, apart from the preset's.
+# the machine's name and the file's contents (cache_path), apart from the preset's unless the
+# two files are the same.
 TRIAL_PRESETS = {}
 
 # Extra arguments of every `a2a run` (main sets one thread per run when runs go side by side:
@@ -558,8 +559,14 @@ TRIAL_PRESETS = {}
 RUN_ARGS = []
 
 
+class RunStopped(Exception):
+    """An `a2a run` ended by a signal (stopped, killed, out of memory, crashed): not a refusal,
+    so nothing is cached and the rerun stops."""
+
+
 def run_a2a(a2a, doc):
-    """Predicted seconds by a2a's label, or (None, the error line) if a2a refused or failed."""
+    """Predicted seconds by a2a's label, or (None, the error line) if a2a refused (exited with an
+    error). Raises RunStopped if a signal ended it."""
     text = json.dumps(doc, sort_keys=True)
     with tempfile.TemporaryDirectory() as work:
         scenario = os.path.join(work, "s.yaml")
@@ -568,6 +575,9 @@ def run_a2a(a2a, doc):
             f.write(text)
         proc = subprocess.run([a2a, "run", scenario, "--json", out] + RUN_ARGS,
                               capture_output=True, text=True)
+        if proc.returncode < 0:
+            raise RunStopped(f"a2a run of {doc['platform']} P={doc['ranks']} {doc['workload']} "
+                             f"{' '.join(doc['algorithms'])}: ended by signal {-proc.returncode}")
         if proc.returncode != 0:
             return None, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
         with open(out) as f:
@@ -599,9 +609,8 @@ def cache_path(cache, platform, ranks, workload, spec, binary, ranks_per_node=0)
 
 
 def cached(platform, ranks, workload, configs, cache, binary, ranks_per_node=0):
-    """(predicted seconds of each cached configuration, the configurations not cached). A
-    configuration a2a refused is cached as None and left out, like one it skips (does not
-    apply)."""
+    """(predicted seconds, or a refusal's text, of each cached configuration; the configurations
+    not cached). One a2a skips (does not apply) is cached as None and left out."""
     by_spec, missing = {}, []
     for spec in sorted(configs):
         path = cache and cache_path(cache, platform, ranks, workload, spec, binary,
@@ -645,9 +654,11 @@ def simulate_one(a2a, group, spec, cache, binary):
                  "run_configurations": 1}
         if ranks_per_node:
             entry["ranks_per_node"] = ranks_per_node
-        with open(path + ".partial", "w") as f:
+        # A file of its own, so that two reruns sharing the cache never write into one.
+        fd, partial = tempfile.mkstemp(dir=cache, suffix=".partial")
+        with os.fdopen(fd, "w") as f:
             json.dump(entry, f)
-        os.replace(path + ".partial", path)
+        os.replace(partial, path)
     return seconds
 
 
@@ -667,11 +678,16 @@ def simulate_groups(a2a, groups, cache, binary, cached_only=False, jobs=1):
         times[group], missing = cached(*group[:3], configs, cache, binary, group[3])
         if not cached_only:
             todo += [(group, spec) for spec in missing]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        done = pool.map(lambda item: simulate_one(a2a, *item, cache, binary), todo)
-        for (group, spec), seconds in zip(todo, done):
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = [pool.submit(simulate_one, a2a, *item, cache, binary) for item in todo]
+        for (group, spec), future in zip(todo, futures):
+            seconds = future.result()
             if seconds is not None:
                 times[group][spec] = seconds
+    finally:
+        # On a stopped run or Ctrl-C, start no more: those running end with their processes.
+        pool.shutdown(cancel_futures=True)
     return times
 
 
@@ -710,20 +726,13 @@ def selected_machine(claim, machines):
 
 
 def simulate_now(a2a, doc):
-    """Predicted seconds (or a refusal's text) by configuration, for the scenario `doc`."""
+    """Predicted seconds (or a refusal's text) by configuration, for the scenario `doc` of one
+    configuration (or several, none of which a2a refuses)."""
     configs = doc["algorithms"]
     results, why = run_a2a(a2a, doc)
     refused = {}
-    if results is None and len(configs) == 1:
-        results, refused = [], {configs[0]: why}
-    elif results is None:
-        results = []
-        for spec in configs:
-            one, why = run_a2a(a2a, dict(doc, algorithms=[spec]))
-            if one is None:
-                refused[spec] = why
-            else:
-                results += one
+    if results is None:
+        results, refused = [], {spec: why for spec in configs}
 
     # a2a labels configurations "parlinna_coalesced ranks_per_node=32 radix=2 batch=8" (every
     # parameter, defaults too); the grid names them "parlinna_coalesced:radix=2,batch=8".
@@ -1187,7 +1196,13 @@ def main():
             if b["ranks"] <= args.max_ranks:
                 groups.setdefault(("polaris", b["ranks"], b["workload"], 0), set()).update(
                     [b["with_barrier"], b["without"]])
-    times = simulate_groups(args.a2a, groups, args.cache, binary, args.cached_only, args.jobs)
+    try:
+        times = simulate_groups(args.a2a, groups, args.cache, binary, args.cached_only,
+                                args.jobs)
+    except RunStopped as why:
+        print(f"validation.py: {why}; not cached, no report written (run again to go on)",
+              file=sys.stderr)
+        return 1
 
     lines = ["| claim | role | machine | P | workload | what | measured | a2a | configuration | "
              "verdict | a2a, no barrier |", "|---|---|---|---|---|---|---|---|---|---|---|"]

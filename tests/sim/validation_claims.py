@@ -289,6 +289,12 @@ doc = json.load(open(sys.argv[2]))
 with open(sys.argv[0] + ".log", "a") as log:
     per_node = f" q={doc['ranks_per_node']}" if "ranks_per_node" in doc else ""
     log.write(" ".join(doc["algorithms"]) + per_node + "\\n")
+if "refused" in doc["algorithms"]:
+    sys.stderr.write("a2a: the scale simulation needs about 40 GiB\\n")
+    sys.exit(1)
+if "stopped" in doc["algorithms"]:
+    import os, signal
+    os.kill(os.getpid(), signal.SIGKILL)
 results = []
 for spec in doc["algorithms"]:
     name, _, params = spec.partition(":")
@@ -372,6 +378,20 @@ class CachePerConfiguration(unittest.TestCase):
         self.binary = {p: "changed sources" for p in validation.VENDOR}
         self.simulate(["vendor"])
         self.assertEqual(self.runs(), ["vendor", "vendor"])
+
+    def test_a_refusal_is_cached_with_its_reason(self):
+        why = {"refused": "a2a: the scale simulation needs about 40 GiB"}
+        self.assertEqual(self.simulate(["refused"]), why)
+        self.assertEqual(self.simulate(["refused"]), why)
+        self.assertEqual(self.runs(), ["refused"])
+
+    def test_a_run_ended_by_a_signal_is_not_cached(self):
+        # A killed run (a session's end, Ctrl-C, the OOM killer) is not a refusal: caching its
+        # text would leave the configuration "not run" for good.
+        with self.assertRaises(validation.RunStopped):
+            self.simulate(["stopped"])
+        self.assertEqual(os.listdir(self.cache), [])
+        self.assertEqual(self.simulate(["vendor"]), {"vendor": 0.005})
 
     def test_a_trial_file_the_preset_takes_keeps_its_predictions(self):
         preset = os.path.join(ROOT, "platforms", "presets", "polaris.yaml")

@@ -177,6 +177,24 @@ TEST_CASE("the scale engine's estimate counts the workload's run-sum caches in f
   CHECK(without.what.find("workload's run sums") == std::string::npos);
 }
 
+TEST_CASE("a message in flight costs 160 B a side with NIC time, 128 B without") {
+  // With NIC time the posts are matched in time order, so every receive of a linear exchange
+  // waits in the table before any send comes (memory_model.cpp).
+  PlatformSpec platform = load_platform("fugaku");
+  platform.nic_engines = 1;  // no engine term either way
+  const SimOptions options;
+  const int P = 1024;
+  const std::vector<Planned> configs = planned({"ompi_linear"}, P);
+  const auto workload = make_workload("constant", P);
+  const MemoryEstimate timed = estimate_memory("scale", {platform, P, options, *workload, configs});
+  platform.nic_message_time = 0;
+  const MemoryEstimate plain = estimate_memory("scale", {platform, P, options, *workload, configs});
+  const std::int64_t messages = std::int64_t{P} * (P - 1) * 2;  // both sides
+  CHECK(timed.bytes - plain.bytes == messages * (160 - 128));
+  CHECK(timed.what.find(" x 160 B + ") != std::string::npos);
+  CHECK(plain.what.find(" x 128 B + ") != std::string::npos);
+}
+
 TEST_CASE("the scale engine's estimate counts each NIC engine beyond a node's first") {
   // fugaku has a NIC time, so its nodes keep a sending and a receiving calendar per engine.
   PlatformSpec platform = load_platform("fugaku");
