@@ -540,9 +540,7 @@ def model_key(platform):
                 path = os.path.join(base, name)
                 with open(path, "rb") as f:
                     digest.update(os.path.relpath(path, ROOT).encode() + f.read())
-    preset = TRIAL_PRESETS.get(platform, os.path.join(ROOT, "platforms", "presets",
-                                                       f"{platform}.yaml"))
-    for path in (os.path.join(ROOT, "CMakeLists.txt"), preset):
+    for path in (os.path.join(ROOT, "CMakeLists.txt"), preset_file(platform)):
         with open(path, "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:16]
@@ -584,8 +582,16 @@ def run_a2a(a2a, doc):
             return json.load(f)["results"], None
 
 
+def preset_file(platform):
+    """The platform file a machine's claims are simulated on: its trial file, or the preset file
+    of this tree. Never the preset by name: a2a's binary holds the presets of the tree it was
+    built from, which may not be the files model_key hashed (a preset edited since the build)."""
+    return TRIAL_PRESETS.get(platform, os.path.join(ROOT, "platforms", "presets",
+                                                    f"{platform}.yaml"))
+
+
 def scenario_of(platform, ranks, workload, configs, ranks_per_node=0):
-    doc = {"platform": TRIAL_PRESETS.get(platform, platform), "ranks": ranks,
+    doc = {"platform": preset_file(platform), "ranks": ranks,
            "workload": workload, "engine": "scale",
            "vendor": VENDOR[platform], "algorithms": sorted(configs)}
     if ranks_per_node:  # only when not the preset's, so that the other claims' cache keys hold

@@ -379,6 +379,14 @@ class CachePerConfiguration(unittest.TestCase):
         self.simulate(["vendor"])
         self.assertEqual(self.runs(), ["vendor", "vendor"])
 
+    def test_claims_are_simulated_on_this_trees_preset_file(self):
+        # Not on the preset by name: the binary holds the presets it was built with, which need
+        # not be the file the cache key hashes (stop 50 lost an hour of a rerun to that).
+        doc = validation.scenario_of("polaris", 64, "uniform:max=16", ["vendor"])
+        self.assertEqual(doc["platform"], os.path.join(ROOT, "platforms", "presets",
+                                                       "polaris.yaml"))
+        self.assertTrue(os.path.isfile(doc["platform"]))
+
     def test_a_refusal_is_cached_with_its_reason(self):
         why = {"refused": "a2a: the scale simulation needs about 40 GiB"}
         self.assertEqual(self.simulate(["refused"]), why)
