@@ -1045,18 +1045,23 @@ not, with what it mended and broke), is in [model-trials.md](model-trials.md), n
   faster than the 5.79 ms measured for the paper's ideal radix (radix 2, which a2a predicts at
   5.78 ms); at 1 KiB it is radix 64 (94 ms), where the measured ratio puts the best near 56 ms
   if Fujitsu MPI took as long at 1 KiB as at 16 B (its 1 KiB time is not printed).
-- *ParLinNa on Fugaku* (f25-26, f25-27): coalesced over staggered is 29.7x against 17.1x at 16 B,
-  and at 16 KiB a2a has coalesced 1.07x faster (0.931x) where staggered was measured 1.23x
-  faster. Staggered sends 32 times as many inter-node messages as coalesced, and each costs the
-  node's NIC 1.56 us, a time calibrated on the pairwise vendor's one message per rank per step;
-  with Q messages of one rank's batch in flight at once the real NIC may overlap more of them
-  (`f25-45` points the same way). Since stop 42 there is no matching cost on Fugaku (Fujitsu MPI
-  matches per source) and the NIC serves messages as they reach it. Stop 43's checks of which
-  algorithm wins (`f25-42-*`) add three more misses of this kind, and a trial without the NIC
-  time shows what the measurements ask for instead (model-trials.md, stop 43). Stop 44's checks
-  of the batch and of the linear algorithms (`f25-20-*`, `f25-29-*`, `f25-30-scattered-*`) add
-  eight more; a NIC time of 0.54 us, read off the P = 16,384 ratios, mended none of the 16 B
-  checks tried with it (model-trials.md, stop 44).
+- *ParLinNa on Fugaku* (f25-26, f25-44, f25-45, f25-20-*, f25-23): with Tofu-D's six NIC engines,
+  pipelined, holding a sender until the receiving engine has room (`nic_backpressure`, 64 receive
+  buffers; model-trials.md, stop 50), twelve checks of which algorithm wins were mended (f25-27,
+  f25-19-staggered, f25-28-8192, f25-29-*, f25-30-scattered-*, f25-42-16, f25-42-staggered-*) and
+  none broken. What still misses: coalesced over staggered at 16 B is 31.4x against 17.1x
+  measured; on the normal workload (mean 1,000 B) ParLinNa's lead over the vendor is 5.06x
+  (coalesced) and 3.05x (staggered) against 3.63x and 1.57x measured, so a2a's staggered ParLinNa
+  is too fast against the vendor where its messages are many and small. The best batch does not
+  fall with the message size as measured: staggered's best is 32 at 16 B and 512 B and 1,024 at
+  8 and 16 KiB (measured 1,024 at 512 B, f25-23), coalesced's 8 at 16 B and 32 above.
+- *ParLogNa against the vendor at 8-16 KiB on Fugaku* (f25-07-16384, f25-42-parlogna-8192): a2a
+  has Open MPI's pairwise exchange 1.1x faster than ParLogNa's best (0.906x at P = 2,048, 16 KiB;
+  0.888x at P = 4,096, 8 KiB), where the paper measured ParLogNa faster (both missed before stop
+  50 too: 0.915x and 0.858x). ParLogNa forwards each byte about log_r P times, so at these sizes
+  a2a's link and memory bandwidths decide; which cost of the real machine is missing is not known
+  here. At P = 2,048 and 512 B (f25-11-fugaku-512, a miss before stop 50 too) a2a's fastest
+  radix is 16 and its slowest 2, where the time was measured to grow with the radix.
 - *Linear exchanges at 1 KiB on Polaris* (`log-1024-batched`, `log-*-bruck`): scattered with batch 32
   and spread_out are predicted 1.3-1.7x slower than measured at 1 KiB (6.6 and 5.5 ms against 3.9 and
   4.1 ms), so their ratios to batch 1 and to Bruck come out low. With the job's 64 nodes packed 16
@@ -1090,7 +1095,9 @@ a2a takes the best over a grid (the configuration column shows which won). A cla
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
 2-core development machine the P = 16,384 claims take hours (Fujitsu MPI's pairwise exchange alone
 is 268 million messages), and the scattered grid's batch of P - 1 posts every message at once:
-about 64 GiB, more than the scale engine's guard allows (16 GiB).
+about 64 GiB, more than the scale engine's guard allows (16 GiB). The P = 16,384 Fugaku claims and
+the 110,592-rank one are not yet simulated with the stop-50 Fugaku terms (a rerun of hours);
+model-trials.md, stop 50, gives what they were before.
 """
 
 
