@@ -1041,10 +1041,11 @@ not, with what it mended and broke), is in [model-trials.md](model-trials.md), n
 - *Speed-ups over the vendor at 1 KiB and on Fugaku* (f25-02, f25-03, f25-04): on Polaris at 1 KiB
   ParLogNa's best (radix 32) is predicted 38 ms, bound by the preset's assumed group structure (it
   moves about 370 MB per node). On Fugaku at P = 8,192 the vendor's time is the calibrated one
-  (407 ms), so these ratios test ParLogNa's best: at 16 B a2a's best radix is 8 (4.09 ms), 1.4x
+  (408 ms), so these ratios test ParLogNa's best: at 16 B a2a's best radix is 8 (3.90 ms), 1.5x
   faster than the 5.79 ms measured for the paper's ideal radix (radix 2, which a2a predicts at
-  5.78 ms); at 1 KiB it is radix 64 (94 ms), where the measured ratio puts the best near 56 ms
-  if Fujitsu MPI took as long at 1 KiB as at 16 B (its 1 KiB time is not printed).
+  5.57 ms); at 1 KiB it is radix 64 (93.9 ms; the vendor 408 ms), where the measured ratio puts
+  the best near 56 ms if Fujitsu MPI took as long at 1 KiB as at 16 B (its 1 KiB time is not
+  printed).
 - *ParLinNa on Fugaku* (f25-26, f25-44, f25-45, f25-20-*, f25-23): with Tofu-D's six NIC engines,
   pipelined, holding a sender until the receiving engine has room (`nic_backpressure`, 64 receive
   buffers; model-trials.md, stop 50), twelve checks of which algorithm wins were mended (f25-27,
