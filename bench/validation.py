@@ -1096,9 +1096,9 @@ a2a takes the best over a grid (the configuration column shows which won). A cla
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
 2-core development machine the P = 16,384 claims take hours (Fujitsu MPI's pairwise exchange alone
 is 268 million messages), and the scattered grid's batch of P - 1 posts every message at once:
-about 64 GiB, more than the scale engine's guard allows (16 GiB). The P = 16,384 Fugaku claims and
-the 110,592-rank one are not yet simulated with the stop-50 Fugaku terms (a rerun of hours);
-model-trials.md, stop 50, gives what they were before.
+about 64 GiB, more than the scale engine's guard allows (16 GiB). The P = 16,384 Fugaku claims are
+not yet simulated with the stop-50 Fugaku terms (a rerun of hours); model-trials.md, stop 50,
+gives what they were before.
 """
 
 
