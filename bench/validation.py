@@ -35,10 +35,12 @@ import hashlib
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -558,26 +560,62 @@ RUN_ARGS = []
 
 
 class RunStopped(Exception):
-    """An `a2a run` ended by a signal (stopped, killed, out of memory, crashed): not a refusal,
-    so nothing is cached and the rerun stops."""
+    """An `a2a run` ended by a signal (stopped, killed, out of memory, crashed) or interrupted:
+    not a refusal, so nothing is cached and the rerun stops."""
+
+
+class Interrupted(Exception):
+    """validation.py itself was told to stop (SIGTERM, SIGINT)."""
+
+
+# The `a2a run` processes going on, so that a stopped rerun ends them rather than leaving them
+# behind (a SIGTERM reaches this script alone, not the runs it started).
+RUNNING = set()
+RUNNING_LOCK = threading.Lock()
+STOPPING = threading.Event()
+
+# a2a's exit status when a SIGINT interrupted it (sim/a2a_main.cpp): what it finished is kept,
+# but a run of one configuration interrupted is not a refusal.
+A2A_INTERRUPTED = 130
+
+
+def end_running_runs():
+    """Ends every `a2a run` going on and starts no more (their threads then raise RunStopped)."""
+    STOPPING.set()
+    with RUNNING_LOCK:
+        procs = list(RUNNING)
+    for proc in procs:
+        proc.kill()
 
 
 def run_a2a(a2a, doc):
     """Predicted seconds by a2a's label, or (None, the error line) if a2a refused (exited with an
-    error). Raises RunStopped if a signal ended it."""
+    error). Raises RunStopped if a signal ended it or it was interrupted."""
     text = json.dumps(doc, sort_keys=True)
+    name = (f"a2a run of {doc['platform']} P={doc['ranks']} {doc['workload']} "
+            f"{' '.join(doc['algorithms'])}")
     with tempfile.TemporaryDirectory() as work:
         scenario = os.path.join(work, "s.yaml")
         out = os.path.join(work, "out.json")
         with open(scenario, "w") as f:
             f.write(text)
-        proc = subprocess.run([a2a, "run", scenario, "--json", out] + RUN_ARGS,
-                              capture_output=True, text=True)
+        with subprocess.Popen([a2a, "run", scenario, "--json", out] + RUN_ARGS,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            with RUNNING_LOCK:
+                RUNNING.add(proc)
+            if STOPPING.is_set():  # told to stop while this one was starting
+                proc.kill()
+            try:
+                _, stderr = proc.communicate()
+            finally:
+                with RUNNING_LOCK:
+                    RUNNING.discard(proc)
         if proc.returncode < 0:
-            raise RunStopped(f"a2a run of {doc['platform']} P={doc['ranks']} {doc['workload']} "
-                             f"{' '.join(doc['algorithms'])}: ended by signal {-proc.returncode}")
+            raise RunStopped(f"{name}: ended by signal {-proc.returncode}")
+        if proc.returncode == A2A_INTERRUPTED:
+            raise RunStopped(f"{name}: interrupted")
         if proc.returncode != 0:
-            return None, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
+            return None, stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
         with open(out) as f:
             return json.load(f)["results"], None
 
@@ -691,8 +729,11 @@ def simulate_groups(a2a, groups, cache, binary, cached_only=False, jobs=1):
             seconds = future.result()
             if seconds is not None:
                 times[group][spec] = seconds
+    except (Interrupted, KeyboardInterrupt):
+        end_running_runs()  # told to stop: now, not when the runs going on end
+        raise
     finally:
-        # On a stopped run or Ctrl-C, start no more: those running end with their processes.
+        # On a run that stopped, start no more: those going on end and are cached.
         pool.shutdown(cancel_futures=True)
     return times
 
@@ -1130,6 +1171,10 @@ def comparison(before_path, before_lines, lines):
     return out
 
 
+def stop_on_signal(number, frame):
+    raise Interrupted(signal.Signals(number).name, number)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a2a", default=os.path.join(ROOT, "build", "a2a"))
@@ -1210,6 +1255,8 @@ def main():
             if b["ranks"] <= args.max_ranks:
                 groups.setdefault(("polaris", b["ranks"], b["workload"], 0), set()).update(
                     [b["with_barrier"], b["without"]])
+    previous = {number: signal.signal(number, stop_on_signal)
+                for number in (signal.SIGTERM, signal.SIGINT)}
     try:
         times = simulate_groups(args.a2a, groups, args.cache, binary, args.cached_only,
                                 args.jobs)
@@ -1217,6 +1264,14 @@ def main():
         print(f"validation.py: {why}; not cached, no report written (run again to go on)",
               file=sys.stderr)
         return 1
+    except Interrupted as why:
+        name, number = why.args
+        print(f"validation.py: stopped by {name}: the runs going on were ended and not cached, "
+              "no report written (run again to go on)", file=sys.stderr)
+        return 128 + number
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
     lines = ["| claim | role | machine | P | workload | what | measured | a2a | configuration | "
              "verdict | a2a, no barrier |", "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -10,9 +10,11 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -284,7 +286,7 @@ class RisesAndFalls(unittest.TestCase):
 # A stand-in for `a2a run SCENARIO --json OUT`: predicts 1 ms per unit of radix (vendor: 5 ms),
 # and logs which configurations it was asked for.
 FAKE_A2A = """#!/usr/bin/python3
-import json, sys
+import json, os, sys
 doc = json.load(open(sys.argv[2]))
 with open(sys.argv[0] + ".log", "a") as log:
     per_node = f" q={doc['ranks_per_node']}" if "ranks_per_node" in doc else ""
@@ -295,6 +297,14 @@ if "refused" in doc["algorithms"]:
 if "stopped" in doc["algorithms"]:
     import os, signal
     os.kill(os.getpid(), signal.SIGKILL)
+if "interrupted" in doc["algorithms"]:
+    sys.exit(130)  # as a2a run after a SIGINT
+hang = os.environ.get("FAKE_A2A_HANG")
+if hang:  # a long run, which like a2a's finishes its configuration on a SIGINT
+    import signal, time
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    open(os.path.join(hang, str(os.getpid())), "w").close()
+    time.sleep(300)
 results = []
 for spec in doc["algorithms"]:
     name, _, params = spec.partition(":")
@@ -400,6 +410,66 @@ class CachePerConfiguration(unittest.TestCase):
             self.simulate(["stopped"])
         self.assertEqual(os.listdir(self.cache), [])
         self.assertEqual(self.simulate(["vendor"]), {"vendor": 0.005})
+
+    def test_an_interrupted_run_is_not_a_refusal(self):
+        # a2a run exits 130 after a SIGINT: its text is no reason to leave the configuration out.
+        with self.assertRaises(validation.RunStopped):
+            self.simulate(["interrupted"])
+        self.assertEqual(os.listdir(self.cache), [])
+
+    def stop_a_rerun(self, send):
+        """Starts a rerun of two configurations side by side on a fake a2a that hangs, stops it
+        with `send(process)` once both runs have started, and returns (exit status, last line
+        of stderr, the runs' pids)."""
+        hang = os.path.join(self.work.name, "hang")
+        os.makedirs(hang)
+        out = os.path.join(self.work.name, "report.md")
+        proc = subprocess.Popen(
+            [sys.executable, os.path.join(ROOT, "bench", "validation.py"), "--a2a", self.a2a,
+             "--cache", self.cache, "--quick", "--only", "trend-vendor-fugaku", "--jobs", "2",
+             "--out", out], env=dict(os.environ, FAKE_A2A_HANG=hang), stderr=subprocess.PIPE,
+            text=True, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 30
+            while len(os.listdir(hang)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            runs = [int(pid) for pid in os.listdir(hang)]
+            self.assertEqual(len(runs), 2, "the two runs did not start")
+            send(proc)
+            _, stderr = proc.communicate(timeout=10)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        self.assertFalse(os.path.exists(out), "a report was written")
+        self.assertEqual(os.listdir(self.cache), [])
+        return proc.returncode, stderr.strip().splitlines()[-1], runs
+
+    def assert_gone(self, pids):
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    state = f.read().rpartition(")")[2].split()[0]
+            except FileNotFoundError:
+                continue
+            self.assertEqual(state, "Z", f"a2a run {pid} is still running")
+
+    def test_sigterm_ends_the_runs_it_started(self):
+        # A SIGTERM (a scheduler, pkill) reaches validation.py alone: it must end its runs, not
+        # leave them running for hours.
+        status, said, runs = self.stop_a_rerun(lambda proc: proc.terminate())
+        self.assert_gone(runs)
+        self.assertEqual(status, 128 + signal.SIGTERM)
+        self.assertEqual(said, "validation.py: stopped by SIGTERM: the runs going on were ended "
+                               "and not cached, no report written (run again to go on)")
+
+    def test_ctrl_c_ends_the_runs_now(self):
+        # Ctrl-C reaches the whole process group; a2a run would finish its configuration first
+        # (minutes to hours at the papers' P), so validation.py ends it.
+        status, said, runs = self.stop_a_rerun(lambda proc: os.killpg(proc.pid, signal.SIGINT))
+        self.assert_gone(runs)
+        self.assertEqual(status, 128 + signal.SIGINT)
+        self.assertIn("stopped by SIGINT", said)
 
     def test_a_trial_file_the_preset_takes_keeps_its_predictions(self):
         preset = os.path.join(ROOT, "platforms", "presets", "polaris.yaml")
