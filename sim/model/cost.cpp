@@ -102,6 +102,22 @@ void CostBuilder::add_message(int src, int dst, Bytes bytes) {
   rank_in_.add(static_cast<std::uint32_t>(dst), amount);
 }
 
+double CostBuilder::nic_beyond(double messages, double other_seconds) const {
+  const double queued = messages - (machine_.nic_pipelined ? 1.0 : 0.0);
+  return std::max(0.0, queued * machine_.nic - other_seconds);
+}
+
+void CostBuilder::begin_free_running() {
+  free_running_ = true;
+  free_running_seconds_ = 0;
+}
+
+void CostBuilder::end_free_running() {
+  free_running_ = false;
+  cost_.nic += nic_beyond(free_running_messages_.largest(), free_running_seconds_);
+  free_running_messages_.reset();
+}
+
 void CostBuilder::end_step(Posts posts) {
   if (!any_inter_ && !any_intra_) return;
   const Machine& m = machine_;
@@ -131,8 +147,13 @@ void CostBuilder::end_step(Posts posts) {
     intra = {m.alpha_intra, static_cast<double>(largest_intra_) * m.beta_intra, 0, posted};
   }
   const Branch& slower = inter.time() >= intra.time() ? inter : intra;
-  const double queued = node_messages_.largest() - (m.nic_pipelined ? 1.0 : 0.0);
-  cost_.nic += std::max(0.0, queued * m.nic - slower.time());
+  if (free_running_) {
+    for (std::uint32_t engine : node_messages_.touched)
+      free_running_messages_.add(engine, node_messages_.value[engine]);
+    free_running_seconds_ += slower.time();
+  } else {
+    cost_.nic += nic_beyond(node_messages_.largest(), slower.time());
+  }
   cost_.latency += slower.latency;
   cost_.bandwidth += slower.bandwidth;
   cost_.contention += slower.contention;

@@ -77,6 +77,14 @@ class CostBuilder {
   // Comm::allreduce_max in simulation: ⌈log2 P⌉ dissemination steps (send to p + 2^k, receive
   // from p − 2^k) of one 8-byte value.
   void allreduce_max();
+  // Steps whose ranks do not run in lockstep: between begin_free_running() and
+  // end_free_running() a node's NIC engines work through the messages of all the steps as they
+  // come, so the NIC term is what the busiest engine's messages of the whole stretch add beyond
+  // the stretch's other costs, not the sum of each step's excess. For exchanges made of
+  // independent chains of ranks (ParLinNa's phase 2: rank (n, g) talks only to ranks (m, g)), whose
+  // ranks of one node drift apart and so spread over its engines what lockstep would put on one.
+  void begin_free_running();
+  void end_free_running();
   // Comm::barrier in simulation (sim/smp_barrier.hpp): a node's ranks meet at its first rank
   // through shared memory (α_intra, no posting overhead), the first ranks run ⌈log2 N⌉
   // dissemination steps of empty messages, and release their nodes through shared memory.
@@ -99,6 +107,8 @@ class CostBuilder {
 
   void add_message(int src, int dst, Bytes bytes);
   void end_step(Posts posts);
+  // What a node engine's `messages` (NIC time each) add beyond `other_seconds` of other costs.
+  double nic_beyond(double messages, double other_seconds) const;
 
   const Machine& machine_;
   int ranks_;
@@ -108,8 +118,13 @@ class CostBuilder {
   Tally link_load_;           // seconds of each shared link's bytes (bytes / capacity)
   Tally node_messages_;       // messages engine e of node n sends (2(nE + e)) and receives
                               // (2(nE + e) + 1) off-node, E engines per node
-  double latency_ = 0;        // longest route latency of an inter-node message
-  double message_ = 0;        // longest lone transfer time of an inter-node message
+  // Between begin_free_running() and end_free_running(): node_messages_ summed over the steps,
+  // and the steps' costs without the NIC.
+  bool free_running_ = false;
+  Tally free_running_messages_;
+  double free_running_seconds_ = 0;
+  double latency_ = 0;  // longest route latency of an inter-node message
+  double message_ = 0;  // longest lone transfer time of an inter-node message
   Bytes largest_intra_ = 0;
   Bytes largest_inter_ = 0;
   bool any_inter_ = false, any_intra_ = false;

@@ -83,6 +83,7 @@ void parlinna_coalesced(const Configuration& config, const Exchange& x, CostBuil
       off_node += row_bytes(x, hierarchy(s, p), k);
     return off_node;
   }));
+  cost.begin_free_running();
   for (int first = 1; first < s.hierarchy.nodes; first += s.batch) {
     const int last = std::min(first + s.batch, s.hierarchy.nodes);
     cost.round();
@@ -94,6 +95,7 @@ void parlinna_coalesced(const Configuration& config, const Exchange& x, CostBuil
       }
     });
   }
+  cost.end_free_running();
 }
 
 // parlinna_staggered (Fan et al., HPDC 2025, §4.2, Alg. 3): phase 1, then phase 2 one block per
@@ -103,6 +105,7 @@ void parlinna_staggered(const Configuration& config, const Exchange& x, CostBuil
   const parlinna::Setup s = setup_of(config, P);
   intra_node_phase(x, cost, s, false);
   const std::int64_t messages = std::int64_t{s.hierarchy.nodes - 1} * s.hierarchy.ranks_per_node;
+  cost.begin_free_running();
   for (std::int64_t first = 0; first < messages; first += s.batch) {
     const std::int64_t last = std::min<std::int64_t>(first + s.batch, messages);
     cost.round();
@@ -118,6 +121,7 @@ void parlinna_staggered(const Configuration& config, const Exchange& x, CostBuil
       }
     });
   }
+  cost.end_free_running();
 }
 
 // hierarchical_bruck (Fan et al., HPDC 2025, §3 and §4.1): staggered's phase 1, then the

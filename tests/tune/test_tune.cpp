@@ -9,6 +9,7 @@
 #include "sim/tune/library_rules.hpp"
 #include "sim/tune/table_writer.hpp"
 #include "sim/tune/tuning_map.hpp"
+#include "tests/approx.hpp"
 
 namespace a2a::tune {
 
@@ -79,7 +80,7 @@ TEST_CASE("best per cell: lowest predicted time, failed checks ignored, missing 
   REQUIRE_FALSE(small.missing());
   CHECK(small.best->config == "parlogna:radix=2");
   CHECK(small.failed == 1);
-  CHECK(*small.speedup() == doctest::Approx(3.0));
+  CHECK(*small.speedup() == a2a::testing::approx(3.0));
   CHECK(cell(map, 4, 64).best->config == "vendor");
   CHECK_FALSE(cell(map, 16, 16).speedup().has_value());
   CHECK(cell(map, 16, 64).missing());
@@ -101,10 +102,10 @@ TEST_CASE("runner-up per cell: the next best passing configuration and how far t
   CHECK(shared.best->config == "parlogna:radix=2");
   REQUIRE(shared.runner_up != nullptr);
   CHECK(shared.runner_up->config == "spread_out");
-  CHECK(*shared.lead() == doctest::Approx(1.05));
+  CHECK(*shared.lead() == a2a::testing::approx(1.05));
   REQUIRE(cell(map, 4, 64).runner_up != nullptr);
   CHECK(cell(map, 4, 64).runner_up->config == "parlogna:radix=2");
-  CHECK(*cell(map, 4, 64).lead() == doctest::Approx(2.0));
+  CHECK(*cell(map, 4, 64).lead() == a2a::testing::approx(2.0));
   CHECK(cell(map, 16, 16).runner_up == nullptr);
   CHECK_FALSE(cell(map, 16, 16).lead().has_value());
 }
@@ -146,7 +147,7 @@ TEST_CASE("groups: each MPI library of a sweep (vendor a grid key) is its own ma
   // Against MPICH's own call (4e-5) spread_out is the best, twice as fast; against Open MPI's
   // (1e-5) the vendor stays.
   CHECK(mpich.front().cells.front().best->config == "spread_out");
-  CHECK(*mpich.front().cells.front().speedup() == doctest::Approx(2.0));
+  CHECK(*mpich.front().cells.front().speedup() == a2a::testing::approx(2.0));
   filter.vendor = "openmpi";
   CHECK(build_maps(rows, filter).front().cells.front().best->config == "vendor");
 }

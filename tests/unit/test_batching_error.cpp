@@ -2,6 +2,7 @@
 // (sim/batching_error.hpp): the bound per engine and tolerance, and the configurations within it
 // of the fastest.
 #include "sim/batching_error.hpp"
+#include "tests/approx.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,8 +14,8 @@ using a2a::sim::within_bound_of_fastest;
 TEST_CASE("batching error: exact solving has none, the default tolerance 3.5 %") {
   CHECK(batching_error_bound("simgrid", 0.05) == 0);
   CHECK(batching_error_bound("scale", 0) == 0);
-  CHECK(batching_error_bound("scale", 0.05) == doctest::Approx(0.035));
-  CHECK(batching_error_bound("scale", 0.01) == doctest::Approx(0.015));
+  CHECK(batching_error_bound("scale", 0.05) == a2a::testing::approx(0.035));
+  CHECK(batching_error_bound("scale", 0.01) == a2a::testing::approx(0.015));
 }
 
 TEST_CASE("batching error: the configurations within the bound of the fastest, in rank order") {

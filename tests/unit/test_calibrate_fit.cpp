@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/calibrate/fit.hpp"
+#include "tests/approx.hpp"
 
 using namespace a2a::sim::calibrate;
 
@@ -25,8 +26,8 @@ TEST_CASE("calibrate fit: recovers a per-message time and a per-byte cost from t
   };
   const FitResult fit = fit_least_squares(
       {{"message", 2e-9, 1e-12, 1e-3}, {"byte", 1e-9, 1e-15, 1e-6}}, residuals, 30);
-  CHECK(fit.values[0] == doctest::Approx(message).epsilon(1e-3));
-  CHECK(fit.values[1] == doctest::Approx(byte).epsilon(1e-3));
+  CHECK(fit.values[0] == a2a::testing::approx(message).epsilon(1e-3));
+  CHECK(fit.values[1] == a2a::testing::approx(byte).epsilon(1e-3));
   CHECK(fit.cost < 1e-8);
   CHECK(fit.evaluations >= 3);
 }
@@ -37,14 +38,14 @@ TEST_CASE("calibrate fit: stays in its box, and rejects an empty one") {
   };
   const FitResult fit = fit_least_squares({{"x", 1e-7, 1e-9, 1e-6}}, residuals, 20);
   CHECK(fit.values[0] <= 1e-6);
-  CHECK(fit.values[0] == doctest::Approx(1e-6).epsilon(1e-6));
+  CHECK(fit.values[0] == a2a::testing::approx(1e-6).epsilon(1e-6));
   CHECK_THROWS_AS(fit_least_squares({{"x", 1, 2, 1}}, residuals), std::invalid_argument);
 }
 
 TEST_CASE("calibrate fit: the linear solver") {
   const std::vector<double> x = solve_linear({{4, 1, 0}, {1, 3, 1}, {0, 1, 2}}, {6, 10, 8});
-  CHECK(x[0] == doctest::Approx(1));
-  CHECK(x[1] == doctest::Approx(2));
-  CHECK(x[2] == doctest::Approx(3));
+  CHECK(x[0] == a2a::testing::approx(1));
+  CHECK(x[1] == a2a::testing::approx(2));
+  CHECK(x[2] == a2a::testing::approx(3));
   CHECK_THROWS_AS(solve_linear({{1, 2}, {2, 4}}, {1, 2}), std::runtime_error);
 }

@@ -9,6 +9,7 @@
 #include "platforms/platform.hpp"
 #include "sim/calibrate/calibrated_yaml.hpp"
 #include "sim/calibrate/knobs.hpp"
+#include "tests/approx.hpp"
 
 using namespace a2a;
 using namespace a2a::sim::calibrate;
@@ -52,9 +53,9 @@ bool contains(const std::string& text, const std::string& part) {
 TEST_CASE("calibrated yaml: a top-level term and a link's latency replaced in place") {
   const Written w = calibrate(kTorus, {"message_overhead", "link.latency"}, {2.5e-6, 3e-6});
   CHECK(w.spec.name == "t_calibrated");
-  CHECK(w.spec.message_overhead == doctest::Approx(2.5e-6));
-  CHECK(w.spec.link.latency == doctest::Approx(3e-6));
-  CHECK(w.spec.link.bandwidth == doctest::Approx(1e9));
+  CHECK(w.spec.message_overhead == a2a::testing::approx(2.5e-6));
+  CHECK(w.spec.link.latency == a2a::testing::approx(3e-6));
+  CHECK(w.spec.link.bandwidth == a2a::testing::approx(1e9));
   CHECK(contains(w.text, "# a test torus"));
   CHECK(contains(w.text, "bandwidth: 1GBps   # chosen"));
   CHECK(contains(w.text, "  latency: 3us  # calibrated (see name)"));
@@ -64,22 +65,22 @@ TEST_CASE("calibrated yaml: fitting the link keeps the injection link that defau
   // Without an injection section a torus's injection link is a copy of `link`; the written file
   // must keep the old copy, since only `link` was fitted.
   const Written w = calibrate(kTorus, {"link.latency"}, {5e-6});
-  CHECK(w.spec.link.latency == doctest::Approx(5e-6));
-  CHECK(w.spec.injection.latency == doctest::Approx(1e-6));
-  CHECK(w.spec.injection.bandwidth == doctest::Approx(1e9));
+  CHECK(w.spec.link.latency == a2a::testing::approx(5e-6));
+  CHECK(w.spec.injection.latency == a2a::testing::approx(1e-6));
+  CHECK(w.spec.injection.bandwidth == a2a::testing::approx(1e9));
 }
 
 TEST_CASE("calibrated yaml: a link the file leaves out is written whole") {
   const Written w = calibrate(kTorus, {"injection.bandwidth"}, {8e9});
-  CHECK(w.spec.injection.bandwidth == doctest::Approx(8e9));
-  CHECK(w.spec.injection.latency == doctest::Approx(1e-6));  // link's, as before
-  CHECK(w.spec.link.bandwidth == doctest::Approx(1e9));
+  CHECK(w.spec.injection.bandwidth == a2a::testing::approx(8e9));
+  CHECK(w.spec.injection.latency == a2a::testing::approx(1e-6));  // link's, as before
+  CHECK(w.spec.link.bandwidth == a2a::testing::approx(1e9));
 }
 
 TEST_CASE("calibrated yaml: a link written inline, and a platform written as one flow mapping") {
   const Written inline_link = calibrate(kTorus, {"intra_node.latency"}, {250e-9});
-  CHECK(inline_link.spec.intra_node.latency == doctest::Approx(250e-9));
-  CHECK(inline_link.spec.intra_node.bandwidth == doctest::Approx(4e9));
+  CHECK(inline_link.spec.intra_node.latency == a2a::testing::approx(250e-9));
+  CHECK(inline_link.spec.intra_node.bandwidth == a2a::testing::approx(4e9));
   CHECK(contains(inline_link.text, "# a test torus"));
 
   const std::string flow =
@@ -87,8 +88,8 @@ TEST_CASE("calibrated yaml: a link written inline, and a platform written as one
       R"( "latency": "10us"}, "ranks_per_node": 2, "intra_node": {"bandwidth": "10GBps",)"
       R"( "latency": "1us"}})";
   const Written w = calibrate(flow, {"link.latency", "nic_message_time"}, {7e-6, 3e-7});
-  CHECK(w.spec.link.latency == doctest::Approx(7e-6));
-  CHECK(w.spec.nic_message_time == doctest::Approx(3e-7));
+  CHECK(w.spec.link.latency == a2a::testing::approx(7e-6));
+  CHECK(w.spec.nic_message_time == a2a::testing::approx(3e-7));
   CHECK(w.spec.name == "s_calibrated");
 }
 
@@ -110,7 +111,7 @@ TEST_CASE("calibrated yaml: CRLF lines, comments kept beside what was fitted, li
     crlf += c;
   }
   const Written w = calibrate(crlf, {"link.latency"}, {2e-6});
-  CHECK(w.spec.link.latency == doctest::Approx(2e-6));
+  CHECK(w.spec.link.latency == a2a::testing::approx(2e-6));
   CHECK(contains(w.text, "latency: 2us  # calibrated (see name); was 1us       # chosen"));
 
   // An inline section keeps its comment; a section written out from `link` copies its text.
@@ -124,5 +125,5 @@ intra_node: {bandwidth: 4GBps, latency: 100ns}
   CHECK(contains(d.text, "link:  # the source"));
   CHECK(contains(d.text, "bandwidth: 1.23456GBps  # link's value before calibration"));
   CHECK(d.spec.injection.bandwidth == 1.23456e9);
-  CHECK(d.spec.injection.latency == doctest::Approx(1e-6));
+  CHECK(d.spec.injection.latency == a2a::testing::approx(1e-6));
 }

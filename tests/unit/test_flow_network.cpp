@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/scale/flow_network.hpp"
+#include "tests/approx.hpp"
 
 namespace a2a::sim::scale {
 
@@ -51,7 +52,7 @@ TEST_CASE("FlowNetwork: flows slowed by a solve end at their new time") {
   network.start(0, links.routes[2], 1, 12);
   const std::vector<Completion> completions = run_to_end(network);
   REQUIRE(completions.size() == 1);
-  CHECK(completions[0].time == doctest::Approx(3.0).epsilon(1e-12));
+  CHECK(completions[0].time == a2a::testing::approx(3.0).epsilon(1e-12));
   CHECK(completions[0].tokens == std::vector<std::uint64_t>{11, 12});
 }
 
@@ -65,9 +66,9 @@ TEST_CASE("FlowNetwork: slowed flows queued at the time another flow ends, end l
   network.start(0, links.routes[2], 1, 12);
   const std::vector<Completion> completions = run_to_end(network);
   REQUIRE(completions.size() == 2);
-  CHECK(completions[0].time == doctest::Approx(2.0).epsilon(1e-12));
+  CHECK(completions[0].time == a2a::testing::approx(2.0).epsilon(1e-12));
   CHECK(completions[0].tokens == std::vector<std::uint64_t>{10});
-  CHECK(completions[1].time == doctest::Approx(3.0).epsilon(1e-12));
+  CHECK(completions[1].time == a2a::testing::approx(3.0).epsilon(1e-12));
   CHECK(completions[1].tokens == std::vector<std::uint64_t>{11, 12});
 }
 
@@ -81,10 +82,10 @@ TEST_CASE("FlowNetwork: the next time skips events a solve made early") {
   network.start(0, links.routes[1], 1, 11);
   network.start(0, links.routes[2], 1, 12);
   std::vector<std::uint64_t> done;
-  CHECK(network.step(done) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(network.step(done) == a2a::testing::approx(1.0).epsilon(1e-12));
   CHECK(done.empty());
-  CHECK(network.next_time() == doctest::Approx(3.0).epsilon(1e-12));
-  CHECK(network.step(done) == doctest::Approx(3.0).epsilon(1e-12));
+  CHECK(network.next_time() == a2a::testing::approx(3.0).epsilon(1e-12));
+  CHECK(network.step(done) == a2a::testing::approx(3.0).epsilon(1e-12));
   std::sort(done.begin(), done.end());
   CHECK(done == std::vector<std::uint64_t>{11, 12});
 }
@@ -121,9 +122,9 @@ TEST_CASE("FlowNetwork: a flow joining between solves shares its route's bandwid
     network.start(1, links.routes[0], 1, 3);
     const std::vector<Completion> completions = run_to_end(network);
     REQUIRE(completions.size() == 2);
-    CHECK(completions[0].time == doctest::Approx(5.0).epsilon(1e-12));
+    CHECK(completions[0].time == a2a::testing::approx(5.0).epsilon(1e-12));
     CHECK(completions[0].tokens == std::vector<std::uint64_t>{3});
-    CHECK(completions[1].time == doctest::Approx(22.0).epsilon(1e-12));
+    CHECK(completions[1].time == a2a::testing::approx(22.0).epsilon(1e-12));
     CHECK(completions[1].tokens == std::vector<std::uint64_t>{1, 2});
   }
 }
@@ -140,8 +141,8 @@ TEST_CASE("FlowNetwork: a flow ending between solves leaves its bandwidth to its
     network.start(0, links.routes[0], 1, 2);
     const std::vector<Completion> completions = run_to_end(network);
     REQUIRE(completions.size() == 2);
-    CHECK(completions[0].time == doctest::Approx(3.0).epsilon(1e-12));
-    CHECK(completions[1].time == doctest::Approx(12.0).epsilon(1e-12));
+    CHECK(completions[0].time == a2a::testing::approx(3.0).epsilon(1e-12));
+    CHECK(completions[1].time == a2a::testing::approx(12.0).epsilon(1e-12));
     CHECK(completions[1].tokens == std::vector<std::uint64_t>{1});
   }
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/scale/nic_calendar.hpp"
+#include "tests/approx.hpp"
 
 namespace a2a::sim::scale {
 
@@ -72,7 +73,7 @@ TEST_CASE("NIC calendar: the same starts as the earliest free time, in any booki
       const double begin = arrival(random);
       const double expected = earliest_free(booked, begin, 1.0);
       const double start = nic.book(begin, 1.0);
-      REQUIRE(start == doctest::Approx(expected));
+      REQUIRE(start == a2a::testing::approx(expected));
       booked.emplace_back(start, start + 1.0);
     }
   }
@@ -102,7 +103,7 @@ TEST_CASE("NIC calendar: fit finds the earliest free stretch of any length, book
     for (int i = 0; i < 40; ++i) {
       const double begin = arrival(random), length = hold(random);
       const double start = nic.fit(begin, length);
-      REQUIRE(start == doctest::Approx(earliest_free(booked, begin, length)));
+      REQUIRE(start == a2a::testing::approx(earliest_free(booked, begin, length)));
       nic.book_at(start, length, 1.0);
       booked.emplace_back(start, start + length);
     }
@@ -170,7 +171,8 @@ TEST_CASE("NIC calendar: held messages against a search of every start") {
         }
       }
       REQUIRE(start >= 0);
-      REQUIRE(book_held(sending, receiving, begin, 1.0, held, slack) == doctest::Approx(taken));
+      REQUIRE(book_held(sending, receiving, begin, 1.0, held, slack) ==
+              a2a::testing::approx(taken));
       sent.emplace_back(start, start + hold);
       received.emplace_back(taken, taken + 1.0);
     }
@@ -206,12 +208,13 @@ TEST_CASE("NIC calendar: bookings and searches after stretches were dropped, aga
       const double begin = floor + ahead(random) - 5;  // sometimes before the floor
       if (i % 2 == 0) {
         const double start = nic.book(begin, 1.0);
-        REQUIRE(start == doctest::Approx(earliest_free(booked, std::max(begin, floor), 1.0)));
+        REQUIRE(start == a2a::testing::approx(earliest_free(booked, std::max(begin, floor), 1.0)));
         booked.emplace_back(start, start + 1.0);
       } else {
         const double length = hold(random);
         const double start = nic.fit(begin, length);
-        REQUIRE(start == doctest::Approx(earliest_free(booked, std::max(begin, floor), length)));
+        REQUIRE(start ==
+                a2a::testing::approx(earliest_free(booked, std::max(begin, floor), length)));
         nic.book_at(start, length, 1.0);
         booked.emplace_back(start, start + length);
       }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "algorithms/errors.hpp"
+#include "tests/approx.hpp"
 #include "workloads/column_prefix_sums.hpp"
 #include "workloads/counter_rng.hpp"
 #include "workloads/distance_residue_sums.hpp"
@@ -196,7 +197,7 @@ TEST_CASE("workload uniform: counts in (0, max/elem), every value reached, mean 
       }
     }
     if (top <= 16) CHECK(seen.size() == static_cast<std::size_t>(top + 1));
-    CHECK(sum / (64 * 64) == doctest::Approx(top / 2.0).epsilon(0.05));
+    CHECK(sum / (64 * 64) == a2a::testing::approx(top / 2.0).epsilon(0.05));
   }
 }
 
@@ -213,8 +214,8 @@ TEST_CASE("workload normal: mean and spread of Fan et al. 2025, Fig. 13, truncat
     }
   }
   const double n = 128.0 * 128.0, mean = sum / n;
-  CHECK(mean == doctest::Approx(1000).epsilon(0.01));
-  CHECK(std::sqrt(squares / n - mean * mean) == doctest::Approx(240).epsilon(0.03));
+  CHECK(mean == a2a::testing::approx(1000).epsilon(0.01));
+  CHECK(std::sqrt(squares / n - mean * mean) == a2a::testing::approx(240).epsilon(0.03));
 
   // A wide distribution cut hard on both sides: every count inside, both ends reached.
   const Matrix cut = matrix_of("normal:mean=100,stddev=400,max=300,elem=1", 64);
@@ -250,7 +251,7 @@ TEST_CASE("workload sparse: density of non-empty blocks, sizes in (1, max/elem)"
       non_empty += c > 0;
     }
   }
-  CHECK(non_empty / (128.0 * 128.0) == doctest::Approx(0.25).epsilon(0.05));
+  CHECK(non_empty / (128.0 * 128.0) == a2a::testing::approx(0.25).epsilon(0.05));
   CHECK(matrix_of("sparse:density=0", 9) == Matrix(9, std::vector<std::int64_t>(9, 0)));
   for (const auto& row : matrix_of("sparse:density=1,max=24", 20)) {
     for (auto c : row) {

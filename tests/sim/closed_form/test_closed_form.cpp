@@ -31,6 +31,7 @@
 #include "sim/model/model.hpp"
 #include "sim/simgrid/platform_instance.hpp"
 #include "sim/simulation.hpp"
+#include "tests/approx.hpp"
 #include "workloads/plan.hpp"
 #include "workloads/workload.hpp"
 
@@ -172,11 +173,11 @@ void check_agreement(const std::string& workload_spec, const std::vector<int>& r
 
 TEST_CASE("the machine read from the star's routes: α = 2L, β = β_nic = 1/B") {
   const model::Machine m = machine(kMaxRanks);
-  CHECK(m.alpha == doctest::Approx(2e-6));
-  CHECK(m.beta == doctest::Approx(1e-9));
-  CHECK(m.beta_nic == doctest::Approx(1e-9));
-  CHECK(m.alpha_intra == doctest::Approx(star().intra_node.latency));
-  CHECK(m.beta_intra == doctest::Approx(1 / star().intra_node.bandwidth));
+  CHECK(m.alpha == a2a::testing::approx(2e-6));
+  CHECK(m.beta == a2a::testing::approx(1e-9));
+  CHECK(m.beta_nic == a2a::testing::approx(1e-9));
+  CHECK(m.alpha_intra == a2a::testing::approx(star().intra_node.latency));
+  CHECK(m.beta_intra == a2a::testing::approx(1 / star().intra_node.bandwidth));
   CHECK(m.overhead == star().message_overhead);
   CHECK(m.ranks_per_node == star().ranks_per_node);
   CHECK(m.routes != nullptr);

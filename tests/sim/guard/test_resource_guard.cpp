@@ -11,6 +11,7 @@
 #include "platforms/platform.hpp"
 #include "sim/resource_guard.hpp"
 #include "sim/simgrid/memory_model.hpp"
+#include "tests/approx.hpp"
 #include "workloads/plan.hpp"
 
 using namespace a2a;
@@ -125,9 +126,9 @@ TEST_CASE("the SimGrid model grows with P, messages in flight, payload, and whol
   CHECK(p4k < p16k);
   // Calibration points (docs/reliability.md): measured 57 MiB, 172 MiB, 1.3 GiB; the model stays
   // within a factor 1.5 of them.
-  CHECK(p1k == doctest::Approx(57.0 * MiB).epsilon(0.5));
-  CHECK(p4k == doctest::Approx(172.0 * MiB).epsilon(0.5));
-  CHECK(p16k == doctest::Approx(1366.0 * MiB).epsilon(0.5));
+  CHECK(p1k == a2a::testing::approx(57.0 * MiB).epsilon(0.5));
+  CHECK(p4k == a2a::testing::approx(172.0 * MiB).epsilon(0.5));
+  CHECK(p16k == a2a::testing::approx(1366.0 * MiB).epsilon(0.5));
   // Every message of spread_out is in flight at once.
   CHECK(simgrid_bytes("polaris_scaled", 1024, {"spread_out"}) > p1k + GiB);
   // A scenario's configurations run one after another: their messages in flight do not add up,
