@@ -4,45 +4,17 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 
 #include "algorithms/errors.hpp"
 #include "algorithms/text_table.hpp"
+#include "sim/interrupt.hpp"
 #include "sim/progress_lines.hpp"
 #include "sim/resource_guard.hpp"
 
 namespace a2a::sim {
 
 namespace {
-
-volatile std::sig_atomic_t interrupt_requested = 0;
-
-extern "C" void request_interrupt(int) {
-  interrupt_requested = 1;
-}
-
-// Catches SIGINT while it lives (the previous handler, SimGrid's, comes back after): the first
-// Ctrl-C asks to stop after the configuration in flight, a second one (SA_RESETHAND: the default
-// action again) ends the process at once.
-class InterruptCatcher {
- public:
-  InterruptCatcher() {
-    interrupt_requested = 0;
-    struct sigaction action {};
-    action.sa_handler = request_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &previous_);
-  }
-  ~InterruptCatcher() { sigaction(SIGINT, &previous_, nullptr); }
-  InterruptCatcher(const InterruptCatcher&) = delete;
-  InterruptCatcher& operator=(const InterruptCatcher&) = delete;
-  bool caught() const { return interrupt_requested != 0; }
-
- private:
-  struct sigaction previous_ {};
-};
 
 // Progress on stderr: on a terminal one line rewritten per configuration; otherwise plain lines,
 // at most one every few seconds (ProgressLines).
@@ -210,12 +182,17 @@ Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory
   Simulated simulated;
   std::vector<SimResult>& results = simulated.results;
   for (size_t i = 0; i < planned.size(); ++i) {
-    if (interrupt.caught()) {
+    if (interrupt_requested()) {
       simulated.interrupted = true;
       break;
     }
     progress.starting(i, planned[i].config.label());
-    results.push_back(simulation->run(planned[i].config, *prepared.workload, planned[i].layout));
+    try {
+      results.push_back(simulation->run(planned[i].config, *prepared.workload, planned[i].layout));
+    } catch (const Interrupted&) {  // the scale engine abandoned it
+      simulated.interrupted = true;
+      break;
+    }
     spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
                  format_seconds(results.back().predicted),
                  format_seconds(results.back().wall_seconds), results.back().solves);

@@ -39,7 +39,7 @@ PreparedScenario prepare_scenario(const std::string& path, const std::vector<std
 // What simulate_all simulated: every planned configuration, or those finished before a SIGINT.
 struct Simulated {
   std::vector<SimResult> results;  // in plan order
-  bool interrupted = false;        // SIGINT: the configuration in flight finished, no later one ran
+  bool interrupted = false;        // SIGINT: no later configuration ran (sim/interrupt.hpp)
 };
 
 // The result rows of `simulated` (results[i] is prepared.planned[i]'s).
@@ -52,8 +52,9 @@ std::vector<RowCells> result_rows(const PreparedScenario& prepared, const Simula
 // run where none fits, or whose remaining configurations together do not, is refused
 // (InputError naming the configuration that needs the most).
 // Progress goes to stderr: a line rewritten in place on a terminal, else a line every few seconds.
-// A SIGINT stops after the configuration in flight (a second one ends the process at once), so
-// the caller can keep what finished.
+// A SIGINT stops the run (sim/interrupt.hpp: the scale engine abandons the configuration in
+// flight, the SimGrid engine finishes it; a second SIGINT ends the process at once), so the
+// caller can keep what finished.
 Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory);
 
 }  // namespace a2a::sim

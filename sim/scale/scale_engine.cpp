@@ -12,6 +12,7 @@
 
 #include "algorithms/errors.hpp"
 #include "sim/free_list.hpp"
+#include "sim/interrupt.hpp"
 #include "sim/scale/adaptive_routing.hpp"
 #include "sim/scale/fibers.hpp"
 #include "sim/scale/flow_network.hpp"
@@ -157,6 +158,7 @@ class EventLoop {
     // Each outbox goes back as soon as its posts are matched: a linear exchange's first batch
     // holds 2 (P - 1) posts per rank.
     for (const int r : ranks) {
+      throw_if_interrupted();  // a linear exchange's first batch matches 2 (P - 1) posts a rank
       RankState& state = run_.states[static_cast<size_t>(r)];
       for (const Post& post : state.outbox)
         match(r, post, woken, earliest);
@@ -174,6 +176,7 @@ class EventLoop {
     for (;;) {
       const double next = network_.next_time();
       if (!(next < horizon)) return;
+      throw_if_interrupted();  // a linear exchange's ranks all wait here until the end
       completed_.clear();
       const double now = network_.step(completed_);
       // Ranks woken by now post nothing that takes effect before now - lookahead.
@@ -184,6 +187,12 @@ class EventLoop {
         if (complete(completed_[i], now, woken)) horizon = std::min(horizon, now + lookahead);
       }
     }
+  }
+
+  // Ctrl-C (sim/interrupt.hpp): the configuration is abandoned within a second, so the loops
+  // that can run for seconds without going back to ScaleSimulation::run check too.
+  void throw_if_interrupted() const {
+    if (interrupt_requested()) throw Interrupted(label_);
   }
 
   // Messages posted that nobody received, as one line (empty if none).
@@ -230,6 +239,7 @@ class EventLoop {
     std::make_heap(heap.begin(), heap.end(), std::greater<>());
     std::vector<int>& done = done_ranks_;
     while (!heap.empty()) {
+      throw_if_interrupted();
       const std::size_t take = std::max(kMatchChunk, heap.size());
       chunk_.clear();
       done.clear();
@@ -688,6 +698,8 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   // round about 650,000 times, a handful of ranks each).
   std::vector<int> woken;
   while (!runnable.empty()) {
+    // Ctrl-C: abandon the configuration now, not after its last rank (minutes at 10^5 ranks).
+    loop.throw_if_interrupted();
     batch.resume(runnable);
     for (const int r : runnable) {
       const RankState& state = run.states[static_cast<size_t>(r)];
