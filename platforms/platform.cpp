@@ -135,6 +135,10 @@ class Map {
     return number;
   }
   int count(const std::string& key) const { return positive_int(as_node(key), full(key)); }
+  // A count that may be 0 (nic_receive_buffers: 0 is its default, no slack).
+  int count_or_zero(const std::string& key) const {
+    return bounded_int(as_node(key), full(key), 0, "a non-negative integer");
+  }
   bool boolean(const std::string& key) const {
     const YAML::Node value = required(key);
     const std::string text = as_scalar(value, key);
@@ -150,15 +154,19 @@ class Map {
   }
 
   int positive_int(const YAML::Node& value, const std::string& name) const {
-    if (!value.IsScalar()) source_.fail(value.Mark(), name, "must be a positive integer");
+    return bounded_int(value, name, 1, "a positive integer");
+  }
+  // An integer in [minimum, kMaxNodes]; `what` names the range in the error.
+  int bounded_int(const YAML::Node& value, const std::string& name, int minimum,
+                  const std::string& what) const {
+    if (!value.IsScalar()) source_.fail(value.Mark(), name, "must be " + what);
     const std::string& text = value.Scalar();
     std::int64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && n > kMaxNodes))
       source_.fail(value.Mark(), name, "'" + text + "' is too large");
-    if (ec != std::errc() || end != text.data() + text.size())
-      source_.fail(value.Mark(), name, "must be a positive integer, got '" + text + "'");
-    if (n < 1) source_.fail(value.Mark(), name, "must be a positive integer, got '" + text + "'");
+    if (ec != std::errc() || end != text.data() + text.size() || n < minimum)
+      source_.fail(value.Mark(), name, "must be " + what + ", got '" + text + "'");
     return static_cast<int>(n);
   }
   std::vector<int> int_list(const std::string& key) const {
@@ -313,7 +321,7 @@ void read_nic_engines(const Map& top, PlatformSpec& spec) {
     if (!spec.nic_backpressure)
       top.reject("nic_receive_buffers",
                  "needs nic_backpressure: true (a sender held for a buffer)");
-    spec.nic_receive_buffers = top.count("nic_receive_buffers");
+    spec.nic_receive_buffers = top.count_or_zero("nic_receive_buffers");
   }
 }
 

@@ -264,7 +264,13 @@ TEST_CASE(
         "a buffer)");
   CHECK(error_of(std::string(kStar) +
                  "nic_message_time: 2us\nnic_backpressure: true\nnic_receive_buffers: -1\n") ==
-        "test.yaml:12: key 'nic_receive_buffers': must be a positive integer, got '-1'");
+        "test.yaml:12: key 'nic_receive_buffers': must be a non-negative integer, got '-1'");
+  // 0 is the default (no slack), so it may be written.
+  CHECK(
+      parse_platform(std::string(kStar) +
+                         "nic_message_time: 2us\nnic_backpressure: true\nnic_receive_buffers: 0\n",
+                     "z.yaml")
+          .nic_receive_buffers == 0);
   CHECK(error_of(std::string(kStar) + "nic_message_time: 2us\nnic_backpressure: 1\n") ==
         "test.yaml:11: key 'nic_backpressure': must be true or false, got '1'");
   CHECK(error_of(std::string(kStar) + "nic_engines: 6\n") ==
