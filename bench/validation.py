@@ -1097,10 +1097,20 @@ not, with what it mended and broke), is in [model-trials.md](model-trials.md), n
   is too fast against the vendor where its messages are many and small. The best batch does not
   fall with the message size as measured: staggered's best is 32 at 16 B and 512 B and 1,024 at
   8 and 16 KiB (measured 1,024 at 512 B, f25-23), coalesced's 8 at 16 B and 32 above.
-- *ParLogNa against the vendor at 8-16 KiB on Fugaku* (f25-07-16384, f25-42-parlogna-8192): a2a
-  has Open MPI's pairwise exchange 1.1x faster than ParLogNa's best (0.906x at P = 2,048, 16 KiB;
-  0.888x at P = 4,096, 8 KiB), where the paper measured ParLogNa faster (both missed before stop
-  50 too: 0.915x and 0.858x). ParLogNa forwards each byte about log_r P times, so at these sizes
+- *Coalesced ParLinNa at P = 16,384 on Fugaku* (f25-34, f25-35, f25-38, f25-39): a2a's linear
+  algorithms agree with each other as measured (the vendor 2.36x slower than scattered's best at
+  16 B, 2.88x derived from the paper), but coalesced ParLinNa is 2.9-3.6x too fast against both
+  at 16 B (6.63 ms; 123x the vendor's 818 ms against 42.1x measured), about 10x at 64 B (115x
+  against 11.7x) and 2.4x at 2 KiB (6.4x against 2.71x); at 8 KiB it is within 30 % (f25-36:
+  1.99x against 2.2x). The measured ratios imply that coalesced ParLinNa takes 3.6 times longer at
+  64 B than at 16 B if Fujitsu MPI's time does not depend on S there (a2a's does not); a2a's takes
+  1.07 times longer, its exchange bound by the NIC's time per message. What it pays for its bytes
+  at 16-64 B on the real machine is not known here (model-trials.md, stop 52).
+- *ParLogNa against the vendor at 8-16 KiB on Fugaku* (f25-07-16384, f25-42-parlogna-8192,
+  f25-05): a2a has Open MPI's pairwise exchange 1.1x faster than ParLogNa's best (0.906x at
+  P = 2,048, 16 KiB; 0.888x at P = 4,096, 8 KiB) and 1.6x faster at P = 16,384, 8 KiB (0.612x
+  against 1.67x measured), where the paper measured ParLogNa faster (all three missed before stop
+  50 too: 0.915x, 0.858x and 0.609x). ParLogNa forwards each byte about log_r P times, so at these sizes
   a2a's link and memory bandwidths decide; which cost of the real machine is missing is not known
   here. At P = 2,048 and 512 B (f25-11-fugaku-512, a miss before stop 50 too) a2a's fastest
   radix is 16 and its slowest 2, where the time was measured to grow with the radix.
@@ -1137,9 +1147,9 @@ a2a takes the best over a grid (the configuration column shows which won). A cla
 when a simulation it needs was left out (--max-ranks) or refused; the reason is in its row. On the
 2-core development machine the P = 16,384 claims take hours (Fujitsu MPI's pairwise exchange alone
 is 268 million messages), and the scattered grid's batch of P - 1 posts every message at once:
-about 64 GiB, more than the scale engine's guard allows (16 GiB). The P = 16,384 Fugaku claims are
-not yet simulated with the stop-50 Fugaku terms (a rerun of hours); model-trials.md, stop 50,
-gives what they were before.
+about 80 GiB, more than the scale engine's guard allows (16 GiB). Of the P = 16,384 Fugaku claims
+only f25-37 is not yet simulated with the stop-50 Fugaku terms (scattered's batches at 8 KiB,
+tens of minutes to hours each here); model-trials.md, stop 52, gives what the others moved.
 """
 
 
