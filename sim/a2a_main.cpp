@@ -71,17 +71,19 @@ int run(const RunOptions& options) {
   const std::vector<SimResult>& results = simulated.results;
   const ScenarioSummary summary = prepared.summary();
   print_ranked(std::cout, summary, results, options.wide ? 0 : table_width_limit());
+  // An interrupted run writes no output file: a file holding some of the configurations would
+  // read as the whole run to whatever consumes it. The table above shows those that finished.
+  if (simulated.interrupted) {
+    std::fprintf(stderr,
+                 "a2a run: interrupted: %zu of %zu configurations finished (in the table above); "
+                 "no output file written\n",
+                 results.size(), prepared.planned.size());
+    return 130;  // as a shell reports a process ended by SIGINT
+  }
   const std::vector<RowCells> rows = result_rows(prepared, simulated);
   if (!options.json.empty()) write_json(options.json, summary, rows, results);
   if (!options.csv.empty()) write_csv(options.csv, rows);
   if (!options.trace.empty()) write_trace(options.trace, results);
-  if (simulated.interrupted) {
-    std::fprintf(stderr,
-                 "a2a run: interrupted: kept the %zu of %zu configurations that finished (in the "
-                 "table and the output files)\n",
-                 results.size(), prepared.planned.size());
-    return 130;  // as a shell reports a process ended by SIGINT
-  }
   const bool all_checks_pass = std::all_of(results.begin(), results.end(), [](const SimResult& r) {
     return r.check == "-" || r.check == "pass";
   });

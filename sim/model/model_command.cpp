@@ -117,14 +117,14 @@ int run_model(const ModelOptions& options) {
   }
   print_header(std::cout, prepared, machine);
   shown.print(std::cout);
-  if (!options.csv.empty()) csv.write_csv(options.csv);
-  if (interrupted) {
+  if (interrupted) {  // no CSV: one with some simulations left out would read as complete
     std::fprintf(stderr,
                  "a2a model: interrupted: simulated %zu of %zu configurations ('-' for the "
-                 "others)\n",
+                 "others in the table above); no output file written\n",
                  simulated.size(), prepared.planned.size());
     return 130;
   }
+  if (!options.csv.empty()) csv.write_csv(options.csv);
   return 0;
 }
 

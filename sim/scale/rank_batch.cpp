@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "sim/interrupt.hpp"
+
 namespace a2a::sim::scale {
 
 namespace {
@@ -64,6 +66,7 @@ void RankBatch::work() {
   const std::vector<int>& batch = *batch_;
   for (std::size_t first = next_.fetch_add(chunk_); first < batch.size();
        first = next_.fetch_add(chunk_)) {
+    if (interrupt_requested()) return;  // the configuration is being abandoned
     const std::size_t last = std::min(first + chunk_, batch.size());
     for (std::size_t i = first; i < last; ++i) {
       if (i + kPrefetchAhead < last) fibers_.prefetch(batch[i + kPrefetchAhead]);
@@ -115,6 +118,7 @@ void RankBatch::resume(const std::vector<int>& ranks) {
     share(ranks);
   } else {
     for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (i % kChunk == 0 && interrupt_requested()) return;
       if (i + kPrefetchAhead < ranks.size()) fibers_.prefetch(ranks[i + kPrefetchAhead]);
       fibers_.resume(ranks[i]);
     }

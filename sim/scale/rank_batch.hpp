@@ -28,7 +28,9 @@ class RankBatch {
   RankBatch(const RankBatch&) = delete;
   RankBatch& operator=(const RankBatch&) = delete;
 
-  // Resumes every rank of `ranks` once. Rethrows the first error a resume threw.
+  // Resumes every rank of `ranks` once. Rethrows the first error a resume threw. After a Ctrl-C
+  // (sim/interrupt.hpp) it stops between chunks of ranks, some never resumed: a round of 10^5
+  // ranks that each sum long rows takes seconds, and the caller abandons the configuration.
   void resume(const std::vector<int>& ranks);
 
  private:
