@@ -574,8 +574,8 @@ RUNNING = set()
 RUNNING_LOCK = threading.Lock()
 STOPPING = threading.Event()
 
-# a2a's exit status when a SIGINT interrupted it (sim/a2a_main.cpp): what it finished is kept,
-# but a run of one configuration interrupted is not a refusal.
+# a2a's exit status when a SIGINT interrupted it (sim/a2a_main.cpp; it then writes no output):
+# not a refusal.
 A2A_INTERRUPTED = 130
 
 
@@ -599,8 +599,12 @@ def run_a2a(a2a, doc):
         out = os.path.join(work, "out.json")
         with open(scenario, "w") as f:
             f.write(text)
-        with subprocess.Popen([a2a, "run", scenario, "--json", out] + RUN_ARGS,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            proc = subprocess.Popen([a2a, "run", scenario, "--json", out] + RUN_ARGS,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as why:  # missing, not executable, or being rebuilt
+            raise RunStopped(f"{name}: cannot run {a2a} ({why.strerror})") from None
+        with proc:
             with RUNNING_LOCK:
                 RUNNING.add(proc)
             if STOPPING.is_set():  # told to stop while this one was starting

@@ -417,6 +417,14 @@ class CachePerConfiguration(unittest.TestCase):
             self.simulate(["interrupted"])
         self.assertEqual(os.listdir(self.cache), [])
 
+    def test_an_a2a_that_cannot_run_stops_the_rerun(self):
+        # A binary being rebuilt (or never built) is a reason to stop, in one line: it was a
+        # traceback, and caching nothing.
+        os.chmod(self.a2a, 0o644)
+        with self.assertRaisesRegex(validation.RunStopped, "cannot run .*a2a \\(Permission"):
+            self.simulate(["vendor"])
+        self.assertEqual(os.listdir(self.cache), [])
+
     def stop_a_rerun(self, send):
         """Starts a rerun of two configurations side by side on a fake a2a that hangs, stops it
         with `send(process)` once both runs have started, and returns (exit status, last line
