@@ -20,11 +20,13 @@ void LinkQueue::clear() {
 //    every key has the same byte there skipped;
 //  * then each run of equal keys, still in the order added, is put in exact order (one check when
 //    its levels are equal, the common case on symmetric networks).
-// Below a few hundred links, where the radix sort's 1,024 counters cost more than the links, a
-// comparison sort gives the same order.
+// Below 64 links, where the radix sort's 1,024 counters cost more than the links, a comparison
+// sort gives the same order. (It was below 256: a linear exchange at P = 2,048 on fugaku, whose
+// solves meet 64-255 links, spent 31 % of its run sorting them by comparison; docs/performance.md,
+// stop 53.)
 void LinkQueue::sort() {
   constexpr int kBytes = 4;
-  constexpr std::size_t kRadixFrom = 256;
+  constexpr std::size_t kRadixFrom = 64;
   const std::size_t n = sorted_.size();
   if (n < kRadixFrom) {
     std::sort(sorted_.begin(), sorted_.end());

@@ -61,7 +61,7 @@ bool same(const LinkLevel& a, const LinkLevel& b) {
 }  // namespace
 
 TEST_CASE("LinkQueue: links come out by level, ties in the order added") {
-  for (const std::size_t n : {0u, 1u, 2u, 255u, 256u, 5000u}) {
+  for (const std::size_t n : {0u, 1u, 2u, 63u, 64u, 255u, 256u, 5000u}) {
     for (const Spread spread : {Spread::few, Spread::magnitudes, Spread::last_bytes}) {
       CAPTURE(n);
       CAPTURE(static_cast<int>(spread));
