@@ -32,13 +32,6 @@ class DaryHeap {
     items_.pop_back();
     if (!items_.empty()) sift_down(0);
   }
-  // Removes every item `drop` says so of, then restores the order (linear time).
-  template <class Drop>
-  void erase_if(Drop drop) {
-    std::erase_if(items_, drop);
-    for (std::size_t i = items_.size() / kHeapArity + 1; i-- > 0;)
-      sift_down(i);
-  }
 
  private:
   void sift_up(std::size_t i) {

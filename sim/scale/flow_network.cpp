@@ -46,7 +46,7 @@ void FlowNetwork::start(double start, const Route& route, double bytes, std::uin
   const std::uint32_t f = new_flow();
   flows_[f] = Flow{bytes, token, route.id};
   ++in_flight_;
-  push({std::max(start + route.latency, now_), f, 0, EventKind::activate});
+  push({std::max(start + route.latency, now_), f, EventKind::activate});
 }
 
 std::uint32_t FlowNetwork::route_of(const Route& spec) {
@@ -67,14 +67,13 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
   route.rated = false;
   route.shares = false;
   route.due = kInfinity;
-  route.queued = kInfinity;
   route.active_at = static_cast<std::int32_t>(active_.size());
   active_.push_back(r);
   slot_of_route_[spec.id] = r;
   return r;
 }
 
-// A route whose last flow ended: forgotten (its slot and heap are reused), its events outdated.
+// A route whose last flow ended: forgotten (its slot and heap are reused).
 void FlowNetwork::release_route(std::uint32_t r) {
   RouteFlows& route = routes_[r];
   const std::uint32_t last = active_.back();
@@ -83,8 +82,8 @@ void FlowNetwork::release_route(std::uint32_t r) {
   active_.pop_back();
   route.active_at = -1;
   route.ending.clear();
-  ++route.version;
-  route.queued = kInfinity;
+  route.due = kInfinity;
+  route_queue_.erase(r);
   slot_of_route_[route.id] = kNoSlot;
   free_routes_.push_back(r);
 }
@@ -137,26 +136,18 @@ void FlowNetwork::schedule(std::uint32_t r) {
     const double time = route.updated + (route.ending.front().moved - route.moved) / route.rate;
     route.due = std::max(time, now_);
   }
-  if (route.due < route.queued) {
-    ++route.version;
-    route.queued = route.due;
-    push({route.due, r, route.version, EventKind::route_next});
+  if (route.due < kInfinity) {
+    route_queue_.set(r, route.due);
+  } else {
+    route_queue_.erase(r);
   }
 }
 
-// A route's event that comes up before the route's flow is due (the route was slowed since it was
-// queued) is moved to `due`, or dropped if nothing is due; true if so. Requeueing changes no state
-// but the queue, so it happens wherever such an event surfaces.
-bool FlowNetwork::requeue_if_early(const Event& event) {
-  RouteFlows& route = routes_[event.id];
-  if (!(route.due > event.time)) return false;
-  route.queued = kInfinity;
-  if (route.due < kInfinity) {
-    ++route.version;
-    route.queued = route.due;
-    push({route.due, event.id, route.version, EventKind::route_next});
-  }
-  return true;
+// The time of the next flow event or route due, +infinity if none.
+double FlowNetwork::earliest() const {
+  const double flows = events_.empty() ? kInfinity : events_.top().time;
+  const double routes = route_queue_.empty() ? kInfinity : route_queue_.top().time;
+  return std::min(flows, routes);
 }
 
 void FlowNetwork::activate(std::uint32_t f) {
@@ -165,7 +156,7 @@ void FlowNetwork::activate(std::uint32_t f) {
   if (flow.bytes <= 0 || spec.hops == 0) {
     // Nothing to share: the loopback, or an empty message.
     const double seconds = flow.bytes <= 0 ? 0 : flow.bytes / spec.bound;
-    push({now_ + seconds, f, 0, EventKind::end_alone});
+    push({now_ + seconds, f, EventKind::end_alone});
     return;
   }
   const std::uint32_t r = route_of(spec);
@@ -223,26 +214,16 @@ void FlowNetwork::maybe_solve() {
 
 double FlowNetwork::next_time() {
   for (;;) {
-    // Outdated route events, and early ones, moved out of the way: the time returned is an
-    // event's that is due.
-    while (!events_.empty()) {
-      const Event top = events_.top();
-      if (top.kind != EventKind::route_next) break;
-      const bool current = top.version == routes_[top.id].version;
-      if (current && !(routes_[top.id].due > top.time)) break;
-      events_.pop();
-      if (current) requeue_if_early(top);
-    }
-    if (events_.empty()) return kInfinity;
+    const double next = earliest();
+    if (next == kInfinity) return kInfinity;
     // Rates only matter for the future: solve once every event at the current time is in, and
     // (when batching) not again within kSolveResolution of the last solve.
-    if (events_.top().time > now_ && changes_ > 0 &&
-        (tolerance_ == 0 || events_.top().time >= solved_at_ + kSolveResolution)) {
+    if (next > now_ && changes_ > 0 && (tolerance_ == 0 || next >= solved_at_ + kSolveResolution)) {
       const std::int64_t before = solves_;
       maybe_solve();
       if (solves_ != before) continue;  // completion times moved
     }
-    return events_.top().time;
+    return next;
   }
 }
 
@@ -250,31 +231,28 @@ double FlowNetwork::step(std::vector<std::uint64_t>& completed) {
   const double time = next_time();
   if (time == kInfinity) return time;
   now_ = time;
-  while (!events_.empty() && events_.top().time <= time) {
-    const Event event = events_.top();
-    events_.pop();
-    switch (event.kind) {
-      case EventKind::activate:
+  // Events of one time in a fixed order: the flows' (by kind, then flow), then the routes' (by
+  // slot). Handling one may add others at the same time, which are taken in that order too.
+  for (;;) {
+    const bool flow_next =
+        !events_.empty() && (route_queue_.empty() || events_.top().time <= route_queue_.top().time);
+    if (flow_next) {
+      const Event event = events_.top();
+      if (event.time > time) break;
+      events_.pop();
+      if (event.kind == EventKind::activate) {
         activate(event.id);
-        break;
-      case EventKind::end_alone:
+      } else {
         end_flow(event.id, flows_[event.id].token, completed);
-        break;
-      case EventKind::route_next:
-        if (event.version != routes_[event.id].version || requeue_if_early(event)) break;
-        routes_[event.id].queued = kInfinity;
-        route_next(event.id, completed);
-        break;
+      }
+      continue;
     }
+    if (route_queue_.empty() || route_queue_.top().time > time) break;
+    const std::uint32_t r = route_queue_.top().route;
+    route_queue_.pop();
+    route_next(r, completed);
   }
-  if (events_.size() > 4 * (in_flight_ + active_.size()) + 4096) compact_events();
   return time;
-}
-
-void FlowNetwork::compact_events() {
-  events_.erase_if([&](const Event& e) {
-    return e.kind == EventKind::route_next && e.version != routes_[e.id].version;
-  });
 }
 
 void FlowNetwork::prefetch_links(const RouteFlows& route) const {

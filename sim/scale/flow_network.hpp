@@ -34,6 +34,7 @@
 
 #include "sim/scale/dary_heap.hpp"
 #include "sim/scale/link_queue.hpp"
+#include "sim/scale/route_queue.hpp"
 #include "sim/scale/routes.hpp"
 
 namespace a2a::sim::scale {
@@ -99,28 +100,24 @@ class FlowNetwork {
     // flow × flows), which a route that `shares` divides among the flows it carries until the
     // next solve.
     double solved = 0;
-    // When its next flow ends (+inf: none), and the time of its event in the queue (+inf: none).
-    // A solve that slows a route leaves its earlier event in; the event is moved to `due` when it
-    // comes up (requeue), so a route slowed by several solves in a row is queued once, not once
-    // per solve.
+    // When its next flow ends (+inf: none): its key in route_queue_.
     double due = std::numeric_limits<double>::infinity();
-    double queued = std::numeric_limits<double>::infinity();
     std::uint32_t id = 0;         // Route::id
-    std::uint32_t version = 0;    // bumped whenever its queued event is replaced or dropped
     std::int32_t active_at = -1;  // position in active_, or -1
     // Its flows by the `moved` at which each ends, a min-heap.
     std::vector<Ending> ending;
   };
   static_assert(offsetof(RouteFlows, due) == 64, "the solve's fields fill the first cache line");
-  enum class EventKind : std::uint8_t { activate, end_alone, route_next };
+  // A flow's events; a route's next flow ending is its entry in route_queue_, taken after the
+  // flows' events of the same time.
+  enum class EventKind : std::uint8_t { activate, end_alone };
   struct Event {
     double time;
-    std::uint32_t id;  // a flow (activate, end_alone) or a route (route_next)
-    std::uint32_t version;
+    std::uint32_t id;  // the flow
     EventKind kind;
     // Events at one time are taken in a fixed order (kind, then id), not in whatever order the
     // heap holds them: which of two simultaneous completions wakes its rank first decides, e.g.,
-    // the loads an adaptive route is chosen by, and must not depend on outdated entries.
+    // the loads an adaptive route is chosen by.
     bool operator<(const Event& o) const {
       if (time != o.time) return time < o.time;
       if (kind != o.kind) return kind < o.kind;
@@ -137,7 +134,7 @@ class FlowNetwork {
   void route_next(std::uint32_t r, std::vector<std::uint64_t>& completed);
   void catch_up(RouteFlows& route) const;
   void schedule(std::uint32_t r);
-  bool requeue_if_early(const Event& event);
+  double earliest() const;
   double provisional_rate(const RouteFlows& route) const;
   bool reshare(RouteFlows& route) const;
   void take_spare(const RouteFlows& route, double rate);
@@ -145,7 +142,6 @@ class FlowNetwork {
   void solve();
   void prefetch_links(const RouteFlows& route) const;
   double level_of_full_link(std::uint32_t l) const;
-  void compact_events();
 
   void ensure_links();
 
@@ -161,7 +157,8 @@ class FlowNetwork {
   std::vector<std::uint32_t> free_routes_;
   std::vector<std::uint32_t> slot_of_route_;  // by Route::id: index into routes_, or kNoSlot
   std::vector<std::uint32_t> active_;         // routes with flows in their bandwidth phase
-  DaryHeap<Event> events_;                    // with outdated route events left in
+  DaryHeap<Event> events_;                    // the flows' events
+  RouteQueue route_queue_;                    // routes in use with a flow to end, by when
   std::size_t in_flight_ = 0;
   std::size_t sharing_ = 0;  // flows in their bandwidth phase on shared links
   std::size_t changes_ = 0;  // flows started or ended since the last solve
