@@ -22,6 +22,8 @@
 namespace a2a {
 
 using Bytes = std::int64_t;
+// Bytes of one metadata integer on the wire: a block size of isend_sizes, a value of isend_values.
+inline constexpr Bytes kValueBytes = sizeof(std::int64_t);
 
 // Identity of a data block of the all-to-all: the bytes rank `src` sends to rank `dst`.
 struct BlockId {

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 # -O1 -g1, not RelWithDebInfo's -O2 -g: AddressSanitizer's own advice (-O1 or higher), and line
 # tables are all its reports need. On the 2-core machine the build takes 8.1 minutes instead of
 # 13.0 and the tests below 6.6 instead of 5.9 (docs/reliability.md).
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DA2A_SANITIZE=ON \
+# A unity build as scripts/build.sh's.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DA2A_SANITIZE=ON -DCMAKE_UNITY_BUILD=ON \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null
 cmake --build build-asan -j "$(nproc)"
 # detect_leaks=0: Open MPI (and SimGrid's engine, which lives until exit) keep allocations for the

@@ -41,7 +41,6 @@ void CostBuilder::round(int count) {
 }
 
 void CostBuilder::allreduce_max() {
-  constexpr Bytes kValueBytes = 8;
   for (std::int64_t distance = 1; distance < ranks_; distance *= 2) {
     step({}, [&](auto emit) {
       for (int p = 0; p < ranks_; ++p)

@@ -22,8 +22,6 @@ namespace a2a::model {
 
 namespace {
 
-constexpr Bytes kValueBytes = 8;
-
 // The partners tell each other their run count, then their runs (bitonic_inplace.cpp,
 // exchange_runs): two rounds.
 void run_descriptors(CostBuilder& cost, int P, int stage, int step,

@@ -10,8 +10,6 @@ namespace a2a::sim::recorder {
 
 namespace {
 
-constexpr Bytes kValueBytes = sizeof(std::int64_t);
-
 std::string block_name(int src, int dst) {
   return std::to_string(src) + "->" + std::to_string(dst);
 }

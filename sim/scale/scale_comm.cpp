@@ -14,8 +14,6 @@
 namespace a2a::sim::scale {
 
 namespace {
-constexpr Bytes kValueBytes = sizeof(std::int64_t);
-
 // Bytes of a message's pieces or a copy's moves, enumerated one by one.
 Bytes total_bytes(Pieces pieces, std::int64_t* count = nullptr) {
   Bytes bytes = 0;

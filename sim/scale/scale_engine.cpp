@@ -47,8 +47,6 @@ constexpr std::size_t kStackScale = 1;
 constexpr std::size_t kStackScale = 1;
 #endif
 
-constexpr Bytes kValueBytes = sizeof(std::int64_t);
-
 // A request of a rank, posted at `at`.
 struct End {
   int rank = 0;

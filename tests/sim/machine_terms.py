@@ -10,7 +10,8 @@ import sys
 import tempfile
 
 A2A = sys.argv[1]
-WORK = tempfile.mkdtemp()
+_SCRATCH = tempfile.TemporaryDirectory(prefix="a2a-machine-terms-")  # removed at exit
+WORK = _SCRATCH.name
 
 
 def platform(name, **terms):

@@ -1,6 +1,5 @@
 // Unit tests of `a2a sweep`'s pieces (sim/sweep/): grid expansion of a sweep file, and reading and
 // writing sweep outputs (quoting, a line cut short by an interrupt, CSV/JSON round trips).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cstdio>

@@ -3,7 +3,6 @@
 // its destination (the same check the viewer's page makes in the browser,
 // tests/viz/browser_test.py), and whose ranks talk to no more peers than the algorithm declares
 // for the memory guards (AlgorithmInfo::footprint).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <set>

@@ -18,7 +18,6 @@
 // Engines: the SimGrid engine and the scale engine (exact, tolerance 0, and its default batched
 // mode) share the platform and the network model, not the code that evaluates it; on the costly
 // star the batched engine gets its tolerance (5 %) on top of each margin.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

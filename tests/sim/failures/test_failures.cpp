@@ -2,7 +2,6 @@
 // configuration and the ranks — never a SimGrid backtrace, a hang or a crash — on both engines.
 // SimGrid leaves the blocked actors behind, so ctest runs each case in its own process
 // (--test-case=... --engine=simgrid|scale).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <memory>

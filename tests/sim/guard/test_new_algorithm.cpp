@@ -2,7 +2,6 @@
 // is sized by the memory guards from what it declares — or, declaring nothing, from the P − 1
 // upper bound with the reason in the estimate's text — and `a2a model` simulates it and says
 // "no model" on its line instead of failing or inventing a figure.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>

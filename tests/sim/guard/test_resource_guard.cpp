@@ -1,7 +1,6 @@
 // The memory guard of `a2a run` (sim/resource_guard.hpp, sim/simgrid/memory_model.hpp): sizes
 // and limits are parsed strictly, the SimGrid model grows with what costs memory (P, messages in
 // flight, the platform shape, payload bytes), and a refusal is one line naming estimate and limit.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <string>

@@ -5,7 +5,6 @@
 // (N, the bytes a rank sends, summed block by block here) and the temporaries each run reports, and
 // checks that bitonic_inplace's in-place advantage over the vendor and spread_out shows — while its
 // peak temporary memory alone (the transfer buffer, against none) says the opposite.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cstdint>
