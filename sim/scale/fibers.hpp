@@ -30,11 +30,21 @@ class RankFibers {
   // its bottom, where the overflow canary is) without waiting for it: with 10^4-10^5 ranks every
   // stack is cold when its rank resumes, and a batch that prefetches the next ranks while one runs
   // overlaps those cache and TLB misses instead of paying them one after the other.
+  // The two hints given for the rank (hint_resume) are loaded too.
   void prefetch(int rank) const;
-  // Starts loading where `rank` suspended (what prefetch() reads first), for a rank that may be
-  // woken soon.
+  // Starts loading where `rank` suspended and its hints (what prefetch() reads first), for a rank
+  // that may be woken soon.
   void prefetch_frame_address(int rank) const {
-    __builtin_prefetch(&suspended_at_[static_cast<std::size_t>(rank)]);
+    __builtin_prefetch(&resume_[static_cast<std::size_t>(rank)]);
+  }
+  // Names two places (or null) the rank's code reads as soon as it resumes, besides its stack:
+  // prefetch() loads them with the stack. The scale engine names the request that woke the rank
+  // and the rank's state: at 10^6 ranks both are out of every cache by the time a rank resumes,
+  // and the rank's first look at them was 8 % of a run (docs/performance.md, stop 56).
+  void hint_resume(int rank, const void* first, const void* second) {
+    Resume& r = resume_[static_cast<std::size_t>(rank)];
+    r.hints[0] = first;
+    r.hints[1] = second;
   }
   bool finished(int rank) const { return finished_[static_cast<std::size_t>(rank)] != 0; }
   // Stack pages of finished ranks go back to the system, for the finished ranks below the first
@@ -54,8 +64,14 @@ class RankFibers {
   std::vector<boost::context::fiber> fibers_;   // the rank, while suspended
   std::vector<boost::context::fiber> callers_;  // whoever resumed it, while it runs
   std::vector<char> started_, finished_;
-  std::vector<const std::byte*> suspended_at_;  // a frame address inside suspend(), per rank
-  int released_ = 0;                            // ranks below this one have returned their stacks
+  // Per rank, in one cache line with its neighbours': a frame address inside suspend(), and the
+  // hints of hint_resume.
+  struct Resume {
+    const std::byte* suspended_at = nullptr;
+    const void* hints[2] = {nullptr, nullptr};
+  };
+  std::vector<Resume> resume_;
+  int released_ = 0;  // ranks below this one have returned their stacks
 };
 
 }  // namespace a2a::sim::scale

@@ -30,8 +30,12 @@ constexpr std::int64_t MiB = 1024 * KiB;
 // the table before any send comes (twice the table): about 147 B a side beyond the other terms
 // at P = 4,096, so 160 B are charged there; 128 B on a platform without NIC time, whose posts are
 // still matched rank after rank.
-constexpr std::int64_t kBase = 48 * MiB;     // SimGrid platform, a2a, libraries (rounded up)
-constexpr std::int64_t kPerRank = 10 * KiB;  // touched stack pages, RankState, RankRecord, row key
+constexpr std::int64_t kBase = 48 * MiB;  // SimGrid platform, a2a, libraries (rounded up)
+// Per rank: its touched stack page (one for most algorithms since each rank's top shares a page
+// with the next rank's canary, stop 56: 926 MiB peak for parlogna r = 2 at P = 131,072 on
+// fugaku_full, constant 512 B, against 1,436 MiB before, one page a rank less), RankState,
+// RankRecord, row key.
+constexpr std::int64_t kPerRank = 7 * KiB;
 // A message in flight: its request and post (16 + 32 B a side), its share of the pending
 // matches, transfer (64 B), flow (24 B), events and allocator overhead.
 constexpr std::int64_t kPerMessage = 128;

@@ -572,6 +572,7 @@ class EventLoop {
         (state.blocked_on == RankState::kAllSlots && state.in_flight == 0)) {
       state.blocked_on = -1;
       woken.push_back(side.rank);
+      run_.fibers->hint_resume(side.rank, &slot, &state);
       // It resumes once the network has reached the batch's horizon: its stack can be on its way
       // to the cache meanwhile (a batch of one rank has nothing to prefetch ahead).
       run_.fibers->prefetch(side.rank);
