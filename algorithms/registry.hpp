@@ -61,6 +61,9 @@ struct MessageFootprint {
   std::int64_t data_peers = 0;      // distinct ranks it exchanges data messages with
   std::int64_t metadata_peers = 0;  // distinct ranks it exchanges sizes or values with
   bool vendor_alltoall = false;     // also calls Comm::vendor_alltoall (the engine's own exchange)
+  // Heap memory one rank's code keeps alive while it waits (bookkeeping beyond its messages and
+  // temporary buffers): the simulators hold it for every rank at once.
+  std::int64_t rank_heap_bytes = 0;
 };
 
 // Parameter values resolved for one run.

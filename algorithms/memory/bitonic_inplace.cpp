@@ -191,6 +191,9 @@ RunList merge(Comm& comm, bitonic::SwapPlan& plan, const TempBuffer& buffer, Byt
   return bitonic::normalized(plan.layout);
 }
 
+// Bytes of heap per rank of the exchange that one rank's bookkeeping holds (message_footprint).
+constexpr std::int64_t kHeapBytesPerRank = 192;
+
 // Every step sends the partner's run descriptors (metadata) and swaps with it (data), one
 // message at a time; the distinct partners are counted from partner() itself: 2·log2 P − 2 for
 // P ≥ 4 (the mirrors rank XOR (2^k − 1) and rank XOR 2^j), not log2 P.
@@ -203,7 +206,15 @@ MessageFootprint message_footprint(const ExchangeShape& shape, const Params&) {
       partners.insert(bitonic::partner(0, stage, step));
   }
   const auto peers = static_cast<std::int64_t>(partners.size());
-  return {.in_flight = 1, .data_peers = peers, .metadata_peers = peers};
+  // A rank keeps its runs, its partner's, the plan's lists and the descriptors in flight (4
+  // integers a run) while it waits: about 150-165 B per rank of the exchange when each block is
+  // one run (constant blocks on fugaku: peak RSS 220 MiB at P = 1,024, 710 MiB at 2,048,
+  // 2,479 MiB at 4,096; docs/performance.md, stop 56). Workloads that split blocks into more runs
+  // hold more (R up to P²/4 + 1, above).
+  return {.in_flight = 1,
+          .data_peers = peers,
+          .metadata_peers = peers,
+          .rank_heap_bytes = kHeapBytesPerRank * shape.ranks};
 }
 
 void run(Comm& comm, const Params& params) {

@@ -88,10 +88,11 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
   const bool nic = run.platform.nic_message_time > 0;
   const std::int64_t nic_engines = nic ? nodes * (run.platform.nic_engines - 1) : 0;
   const std::int64_t per_message = nic ? kPerMessageInTimeOrder : kPerMessage;
+  const RankHeap heap = rank_heap(run.planned, run.ranks, static_cast<int>(Q), run.options.vendor);
   MemoryEstimate estimate;
-  estimate.bytes = kBase + P * kPerRank + messages * per_message + node_pairs * kPerNodePair +
-                   nodes * kPerNode + nic_engines * kPerExtraNicEngine + platform + detours +
-                   run.workload.cache_bytes();
+  estimate.bytes = kBase + P * (kPerRank + heap.bytes) + messages * per_message +
+                   node_pairs * kPerNodePair + nodes * kPerNode + nic_engines * kPerExtraNicEngine +
+                   platform + detours + run.workload.cache_bytes();
   estimate.what =
       std::to_string(P) + " ranks x " + human_bytes(kPerRank) + " + " + std::to_string(messages) +
       " messages in flight (" + busiest + ") x " + human_bytes(per_message) + " + " +
@@ -99,7 +100,7 @@ MemoryEstimate estimate_scale_memory(const RunShape& run) {
       human_bytes(platform) + " + base " + human_bytes(kBase) +
       (detours > 0 ? " + detours kept " + human_bytes(detours) : "") +
       (nic_engines > 0 ? " + NIC engines " + human_bytes(nic_engines * kPerExtraNicEngine) : "") +
-      workload_caches(run.workload) + undeclared_footprints(run.planned);
+      heap.what + workload_caches(run.workload) + undeclared_footprints(run.planned);
   return estimate;
 }
 

@@ -124,6 +124,25 @@ std::int64_t distinct_peers(const Configuration& config, int ranks, int ranks_pe
   return message_footprint(config, ranks, ranks_per_node, vendor).data_peers;
 }
 
+RankHeap rank_heap(const std::vector<Planned>& planned, int ranks, int ranks_per_node,
+                   const std::string& vendor) {
+  RankHeap heap;
+  std::string label;
+  for (const Planned& item : planned) {
+    const std::int64_t bytes =
+        message_footprint(item.config, ranks, ranks_per_node, vendor).rank_heap_bytes;
+    if (bytes > heap.bytes) {
+      heap.bytes = bytes;
+      label = guarded_label(item.config, ranks, ranks_per_node, vendor);
+    }
+  }
+  if (heap.bytes > 0) {
+    heap.what = " + " + std::to_string(ranks) + " ranks x " + human_bytes(heap.bytes) +
+                " of bookkeeping (" + label + ")";
+  }
+  return heap;
+}
+
 std::string undeclared_footprints(const std::vector<Planned>& planned) {
   std::string names;
   for (const Planned& item : planned) {
@@ -159,13 +178,15 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
     meta_peers += static_cast<double>(footprint.metadata_peers);
   }
   const double mailboxes = std::min(data_peers, P - 1) + std::min(meta_peers, P - 1);
+  const RankHeap heap = rank_heap(run.planned, run.ranks, rpn, run.options.vendor);
   const double ranks = P * kPerRank + P * P * kPerRankSquared;
+  const double bookkeeping = P * static_cast<double>(heap.bytes);
   const double messages =
       P * (static_cast<double>(in_flight) * kPerMessage + std::max(0.0, mailboxes) * kPerMailbox);
   const double platform = static_cast<double>(simgrid_platform_bytes(run.platform, nodes));
   const double payload =
       run.options.payload ? kPayloadCopies * static_cast<double>(payload_bytes(run.workload)) : 0;
-  const double total = kBase + ranks + messages + platform + payload;
+  const double total = kBase + ranks + bookkeeping + messages + platform + payload;
   auto bytes = [](double value) {
     return value >= 9e18 ? std::int64_t{9'000'000'000'000'000'000}
                          : static_cast<std::int64_t>(value);
@@ -177,7 +198,7 @@ MemoryEstimate estimate_simgrid_memory(const RunShape& run) {
                   ") " + human_bytes(bytes(messages)) + ", platform " +
                   human_bytes(bytes(platform)) +
                   (run.options.payload ? ", payload " + human_bytes(bytes(payload)) : "") +
-                  undeclared_footprints(run.planned);
+                  heap.what + undeclared_footprints(run.planned);
   return estimate;
 }
 

@@ -40,6 +40,15 @@ std::int64_t messages_in_flight(const Configuration& config, int ranks, int rank
                                 const std::string& vendor);
 std::int64_t distinct_peers(const Configuration& config, int ranks, int ranks_per_node,
                             const std::string& vendor);
+// The planned configurations' largest declared heap per rank (MessageFootprint::rank_heap_bytes)
+// and, for the estimate's text, " + P ranks x N of bookkeeping (label)", or "" when none
+// declares any.
+struct RankHeap {
+  std::int64_t bytes = 0;
+  std::string what;
+};
+RankHeap rank_heap(const std::vector<Planned>& planned, int ranks, int ranks_per_node,
+                   const std::string& vendor);
 // "; no message footprint declared by x, y: ..." for the estimate's text, or "" when every planned
 // configuration declares one.
 std::string undeclared_footprints(const std::vector<Planned>& planned);
