@@ -24,6 +24,11 @@ export UBSAN_OPTIONS=print_stacktrace=1
 #   every algorithm, the C API and the Fortran program at P = 4, 5, SimGrid platform builders, the embedded default scenario
 #   and the scale engine's longer comparisons) — the code they run is covered by the smaller tests;
 #   the scale engine's catalog run (every algorithm, runs checked against pieces) does run here.
+# - the checks of predicted numbers that SimGrid's engine makes 10-15 times slower here (its actors
+#   are threads in this build): the closed-form costs on the two stars (49 and 40 s against 3.3 and
+#   3.8 s in the plain build, stop 56's CI) and the notebooks' claims (48 s for the five). They
+#   test the model's numbers, not memory safety; the catalog runs through the same SimGrid backend
+#   here in the payload tests, byte for byte.
 # - the scale engine's peak memory against its estimate: a sanitizer's shadow memory is no part of
 #   the estimate.
 # - five scale-engine failure tests: an exception unwinding a Boost.Context fiber (Debian builds it
@@ -35,7 +40,9 @@ skips=()
 for P in 4 7 12 16 17 32; do skips+=("^mpi: verify all algorithms, all workloads, P=$P\$"); done
 for P in 4 5 9 12; do skips+=("^mpi: verify every radix, P=$P\$"); done
 for P in 4 6 8 12; do skips+=("^mpi: verify parlinna Q, radix, batch, P=$P\$"); done
-for P in 8 16; do skips+=("^mpi: verify bitonic_inplace chunks, P=$P\$"); done
+for P in 8 16; do
+  skips+=("^mpi: verify bitonic_inplace chunks, P=$P\$" "^mpi: verify bitonic_inplace one-byte chunks, P=$P\$")
+done
 for P in 4 5; do
   skips+=("^app: C API matches the vendor, every algorithm, P=$P\$")
   skips+=("^app: Fortran through the interposer, every algorithm, P=$P\$")
@@ -44,11 +51,13 @@ skips+=('^app: C API exchange of more than' '^app: FFTW DFTs identical'
         '^app: FFTW recorded patterns replay in simulation, P=4$')
 for name in 'platform builders' 'embedded default scenario runs' 'same scenario twice' \
   'scale engine agrees' 'scale engine runs the embedded' 'scale engine, the same numbers' \
-  'adaptive routing on polaris' 'published trends reproduced' "scale engine's peak memory"; do
+  'adaptive routing on polaris' 'published trends reproduced' "scale engine's peak memory" \
+  'closed-form costs' 'analytic models on a star'; do
   skips+=("^sim: $name")
 done
 for name in 'deadlock' 'a message nobody receives' 'a receive expecting' 'block runs'; do
   skips+=("^sim failure \\(scale\\): $name")
 done
+skips+=('^notebook: ')
 skip=$(IFS='|'; echo "${skips[*]}")
 ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -E "$skip"
