@@ -1,4 +1,5 @@
-// Runs a batch of ranks' fibers until each suspends or returns, on several threads when the batch's
+// Runs a batch of ranks' fibers until each suspends or returns, on several threads when sharing
+// batches of its size has been measured to pay (below), or, before that is known, when the batch's
 // expected work (its size times the measured time of a resume) pays for the hand-off. Workers
 // wait for the next batch spinning for a while, then asleep: a hand-off to a spinning worker
 // costs a cache line, so batches of a few ranks (most of them in a many-rank Bruck round) can be
@@ -13,6 +14,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -34,7 +36,13 @@ class RankBatch {
   void resume(const std::vector<int>& ranks);
 
  private:
+  // Whether to share a batch of `ranks`: what the runs of batches of that size measured, else the
+  // expected work of a resume; now and then the other way, so that the measurements stay current.
+  bool choose_sharing(std::size_t ranks);
   bool worth_sharing(std::size_t ranks) const;
+  // Charges the time from the previous batch's start to `now` (the batch and the event loop's work
+  // on what its ranks posted) to the way that batch ran.
+  void note_cycle(std::chrono::steady_clock::time_point now);
   void share(const std::vector<int>& ranks);
   void work();
   void worker_loop();
@@ -61,6 +69,22 @@ class RankBatch {
   double late_share_ = 0;             // of recent shared batches, those whose workers were late
   std::chrono::steady_clock::time_point asleep_since_;  // when spinning_ last went false
   std::exception_ptr error_;
+
+  // By batch size (std::bit_width of its ranks): the seconds per rank from one batch's start to the
+  // next one's, for the batches run on the calling thread alone and for those shared.
+  struct Cycles {
+    double per_rank[2] = {0, 0};  // [shared]
+    int runs[2] = {0, 0};
+    int eligible = 0;  // batches of this size that could have been shared
+  };
+  std::vector<Cycles> cycles_;
+  struct Last {
+    std::size_t bucket = 0;
+    std::size_t ranks = 0;
+    bool shared = false;
+    std::chrono::steady_clock::time_point start;
+  };
+  std::optional<Last> last_;  // the previous batch, until the next one charges its cycle
 };
 
 }  // namespace a2a::sim::scale
