@@ -34,13 +34,18 @@ constexpr double kEstimateWeight = 1.0 / 8;
 // between cores. Open MPI's pairwise exchange on fugaku (P = 4,096, batches of about a hundred
 // cheap ranks) ran 1.1-1.4x slower on 2 threads than on 1 when the estimate alone decided. So
 // for each size of batch (by powers of two) the time from a batch's start to the next one's is
-// measured per rank, both ways: each way kMinRuns times first (alternating), then the faster way,
-// and the slower one every kRecheckEvery-th batch of that size, as conditions change.
+// measured per rank, both ways: each way kMinRuns times first, in the order 0, 1, 1, 0, 0, 1, ...
+// (not every other batch, which a run whose batches alternate between two kinds would line up
+// with), then the faster way, and the slower one every kRecheckEvery-th batch of that size (odd,
+// for the same reason), as conditions change.
 constexpr int kMinRuns = 4;
-constexpr int kRecheckEvery = 32;
+constexpr int kRecheckEvery = 31;
+// How fast a way's estimate follows its latest cycles (an exponential average); its first
+// kMinRuns cycles give it their smallest instead, so that one cycle that waited on a long solve
+// does not decide.
 constexpr double kCycleWeight = 1.0 / 8;
-// A cycle that took this many times the estimate (a long solve, the next configuration) counts
-// as this many times only.
+// A later cycle that took this many times the estimate (a long solve) counts as this many times
+// only.
 constexpr double kCycleOutlier = 4;
 // How long a worker spins for the next batch before it sleeps: longer than the event loop usually
 // takes between two batches, short enough that a run with nothing to share leaves the core idle.
@@ -157,8 +162,9 @@ void RankBatch::note_cycle(std::chrono::steady_clock::time_point now) {
       std::chrono::duration<double>(now - last_->start).count() / static_cast<double>(last_->ranks);
   last_.reset();
   double& estimate = cycles.per_rank[way];
-  if (cycles.runs[way]++ == 0) {
-    estimate = per_rank;
+  const int runs = cycles.runs[way]++;
+  if (runs < kMinRuns) {
+    estimate = runs == 0 ? per_rank : std::min(estimate, per_rank);
     return;
   }
   per_rank = std::min(per_rank, kCycleOutlier * estimate);
@@ -174,7 +180,8 @@ bool RankBatch::choose_sharing(std::size_t ranks) {
   if (cycles_.size() <= bucket) cycles_.resize(bucket + 1);
   Cycles& cycles = cycles_[bucket];
   const int eligible = cycles.eligible++;
-  if (cycles.runs[0] < kMinRuns || cycles.runs[1] < kMinRuns) return eligible % 2 == 1;
+  if (cycles.runs[0] < kMinRuns || cycles.runs[1] < kMinRuns)
+    return ((eligible ^ (eligible >> 1)) & 1) == 1;
   const bool faster_shared = cycles.per_rank[1] < cycles.per_rank[0];
   return eligible % kRecheckEvery == 0 ? !faster_shared : faster_shared;
 }

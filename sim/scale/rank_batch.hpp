@@ -1,6 +1,7 @@
 // Runs a batch of ranks' fibers until each suspends or returns, on several threads when sharing
-// batches of its size has been measured to pay (below), or, before that is known, when the batch's
-// expected work (its size times the measured time of a resume) pays for the hand-off. Workers
+// batches of its size has been measured to pay (each way tried a few times first; rank_batch.cpp
+// says how), or, while the workers sleep on a busy machine, when the batch's expected work (its
+// size times the measured time of a resume) pays for waking one. Workers
 // wait for the next batch spinning for a while, then asleep: a hand-off to a spinning worker
 // costs a cache line, so batches of a few ranks (most of them in a many-rank Bruck round) can be
 // shared too. On a machine busy with other work, where spinning hurts, they sleep at once. Rank
@@ -36,8 +37,9 @@ class RankBatch {
   void resume(const std::vector<int>& ranks);
 
  private:
-  // Whether to share a batch of `ranks`: what the runs of batches of that size measured, else the
-  // expected work of a resume; now and then the other way, so that the measurements stay current.
+  // Whether to share a batch of `ranks`: what the runs of batches of that size measured (both ways
+  // tried first, and the slower way now and then, so that the measurements stay current), or the
+  // expected work of a resume while workers sleep.
   bool choose_sharing(std::size_t ranks);
   bool worth_sharing(std::size_t ranks) const;
   // Charges the time from the previous batch's start to `now` (the batch and the event loop's work
@@ -73,9 +75,9 @@ class RankBatch {
   // By batch size (std::bit_width of its ranks): the seconds per rank from one batch's start to the
   // next one's, for the batches run on the calling thread alone and for those shared.
   struct Cycles {
-    double per_rank[2] = {0, 0};  // [shared]
-    int runs[2] = {0, 0};
-    int eligible = 0;  // batches of this size that could have been shared
+    double per_rank[2] = {0, 0};  // [0]: on the calling thread alone, [1]: shared
+    int runs[2] = {0, 0};         // batches measured each way
+    int eligible = 0;             // batches of this size that could have been shared
   };
   std::vector<Cycles> cycles_;
   struct Last {
