@@ -193,9 +193,10 @@ Simulated simulate_all(PreparedScenario& prepared, const std::string& max_memory
       simulated.interrupted = true;
       break;
     }
-    spdlog::info("{}: predicted {} (simulated in {}, {} rate solves)", results.back().label,
-                 format_seconds(results.back().predicted),
-                 format_seconds(results.back().wall_seconds), results.back().solves);
+    const SimResult& last = results.back();
+    spdlog::info("{}: predicted {} (simulated in {}, {} rate solves, {} of them partial)",
+                 last.label, format_seconds(last.predicted), format_seconds(last.wall_seconds),
+                 last.solves, last.partial_solves);
   }
   progress.done();
   return simulated;

@@ -59,6 +59,7 @@ struct SimResult {
   std::string check = "-";               // payload mode: "pass" or what was wrong
   std::vector<std::vector<Span>> spans;  // per traced rank
   std::int64_t solves = 0;               // scale engine: rate computations
+  std::int64_t partial_solves = 0;       // of them, those of only the routes a change reached
 };
 
 class Simulation {

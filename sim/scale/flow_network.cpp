@@ -20,8 +20,12 @@ constexpr double kSolveResolution = 1e-9;
 
 FlowNetwork::FlowNetwork(const std::vector<double>& capacities,
                          const std::vector<std::uint32_t>& hops, const std::vector<Route>& routes,
-                         double tolerance)
-    : capacity_(capacities), hops_(hops), interned_(routes), tolerance_(tolerance) {}
+                         double tolerance, bool incremental)
+    : capacity_(capacities),
+      hops_(hops),
+      interned_(routes),
+      tolerance_(tolerance),
+      incremental_(incremental) {}
 
 void FlowNetwork::ensure_links() {
   for (std::size_t l = links_.size(); l < capacity_.size(); ++l) {
@@ -31,6 +35,7 @@ void FlowNetwork::ensure_links() {
     link.spare = capacity_[l];
     links_.push_back(link);
   }
+  routes_on_link_.resize(links_.size());
 }
 
 std::uint32_t FlowNetwork::new_flow() {
@@ -70,7 +75,56 @@ std::uint32_t FlowNetwork::route_of(const Route& spec) {
   route.active_at = static_cast<std::int32_t>(active_.size());
   active_.push_back(r);
   slot_of_route_[spec.id] = r;
+  link_route(r);
   return r;
+}
+
+void FlowNetwork::link_route(std::uint32_t r) {
+  RouteFlows& route = routes_[r];
+  if (place_on_hop_.size() < routes_.size()) place_on_hop_.resize(routes_.size());
+  std::vector<std::uint32_t>& places = place_on_hop_[r];
+  places.resize(route.hops);
+  route.crosses_twice = false;
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    std::vector<std::uint32_t>& on_link = routes_on_link_[hops_[route.first_hop + h]];
+    if (!on_link.empty() && on_link.back() == r) route.crosses_twice = true;
+    places[h] = static_cast<std::uint32_t>(on_link.size());
+    on_link.push_back(r);
+  }
+}
+
+// Takes the route out of its links' lists, each time moving the list's last route into its place,
+// and notes the links as left (their other routes may speed up).
+void FlowNetwork::unlink_route(std::uint32_t r) {
+  const RouteFlows& route = routes_[r];
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    const std::uint32_t l = hops_[route.first_hop + h];
+    std::vector<std::uint32_t>& on_link = routes_on_link_[l];
+    const std::uint32_t place = place_on_hop_[r][h];
+    const auto last_place = static_cast<std::uint32_t>(on_link.size() - 1);
+    const std::uint32_t last = on_link.back();
+    on_link[place] = last;
+    on_link.pop_back();
+    if (last != r || place != last_place) {
+      const RouteFlows& moved = routes_[last];
+      std::vector<std::uint32_t>& places = place_on_hop_[last];
+      for (std::uint32_t k = 0; k < moved.hops; ++k) {
+        if (places[k] == last_place && hops_[moved.first_hop + k] == l) {
+          places[k] = place;
+          break;
+        }
+      }
+    }
+    left_links_.push_back(l);
+  }
+}
+
+void FlowNetwork::note_change(std::uint32_t r) {
+  ++changes_;
+  RouteFlows& route = routes_[r];
+  if (route.changed) return;
+  route.changed = true;
+  changed_routes_.push_back(r);
 }
 
 // A route whose last flow ended: forgotten (its slot and heap are reused).
@@ -85,6 +139,7 @@ void FlowNetwork::release_route(std::uint32_t r) {
   route.due = kInfinity;
   route_queue_.erase(r);
   slot_of_route_[route.id] = kNoSlot;
+  unlink_route(r);
   free_routes_.push_back(r);
 }
 
@@ -169,7 +224,7 @@ void FlowNetwork::activate(std::uint32_t f) {
   if (!route.shares) take_spare(route, route.rate);
   ++route.flows;
   ++sharing_;
-  ++changes_;
+  note_change(r);
   const bool slowed = reshare(route);
   route.ending.push_back({route.moved + flow.bytes, f, flow.token});
   std::push_heap(route.ending.begin(), route.ending.end(), std::greater<>{});
@@ -196,7 +251,7 @@ void FlowNetwork::route_next(std::uint32_t r, std::vector<std::uint64_t>& comple
     end_flow(ends.flow, ends.token, completed);
     --route.flows;
     --sharing_;
-    ++changes_;
+    note_change(r);
   } while (!route.ending.empty() && route.ending.front().moved <= reached);
   if (route.flows == 0) {
     release_route(r);
@@ -273,23 +328,162 @@ double FlowNetwork::level_of_full_link(std::uint32_t l) const {
   return level;
 }
 
-// Weighted max-min fairness by progressive filling, over routes in use: raise a common level λ; a
-// route's flows get λ × weight each until a link of the route saturates (the routes crossing it
-// are fixed at that level) or they reach the route's bound.
 void FlowNetwork::solve() {
   ++solves_;
   solved_at_ = now_;
   ensure_links();
+  if (!partial_found()) {
+    solve_routes(active_);
+  } else if (component_.size() == 1 && !routes_[component_[0]].crosses_twice) {
+    solve_alone(component_[0]);
+  } else if (!component_.empty()) {
+    // (Empty when the changes were routes that went out of use alone on their links: a third of
+    // the solves of a pairwise exchange.)
+    solve_routes(component_);
+  }
+  for (const std::uint32_t r : changed_routes_)
+    routes_[r].changed = false;
+  changed_routes_.clear();
+  left_links_.clear();
+  changes_ = 0;
+  sharing_at_solve_ = sharing_;
+}
+
+bool FlowNetwork::partial_found() {
+  if (!incremental_) return false;
+  if (skip_partial_ > 0) {
+    --skip_partial_;
+    return false;
+  }
+  if (!collect_changed()) {
+    partial_backoff_ =
+        std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, 2 * partial_backoff_));
+    skip_partial_ = partial_backoff_;
+    return false;
+  }
+  partial_backoff_ = 0;
+  ++partial_solves_;
+  return true;
+}
+
+// A search through links and the routes crossing them, from the changed routes still in use and
+// the links that released routes left. Max-min fairness of the routes it does not reach is that of
+// the last solve that reached them: since then none of them, and no route sharing a link with one,
+// started or ended a flow.
+bool FlowNetwork::collect_changed() {
+  if (++epoch_ == 0) {  // wrapped: forget every mark
+    for (RouteFlows& route : routes_)
+      route.seen = 0;
+    for (Link& link : links_)
+      link.seen = 0;
+    epoch_ = 1;
+  }
+  // Below a few hundred routes a solve of them all costs little more than the search: no giving up.
+  constexpr std::size_t kAlwaysPartial = 256;
+  const std::size_t limit = std::max(kAlwaysPartial, active_.size() / 4);
+  component_.clear();
+  link_stack_.clear();
+  auto reach_link = [&](std::uint32_t l) {
+    if (links_[l].seen == epoch_) return;
+    links_[l].seen = epoch_;
+    link_stack_.push_back(l);
+  };
+  auto reach_route = [&](std::uint32_t r) {
+    RouteFlows& route = routes_[r];
+    if (route.seen == epoch_ || route.active_at < 0) return;
+    route.seen = epoch_;
+    component_.push_back(r);
+    for (std::uint32_t h = 0; h < route.hops; ++h)
+      reach_link(hops_[route.first_hop + h]);
+  };
+  for (const std::uint32_t r : changed_routes_)
+    reach_route(r);
+  for (const std::uint32_t l : left_links_)
+    reach_link(l);
+  while (!link_stack_.empty()) {
+    if (component_.size() > limit) return false;
+    const std::uint32_t l = link_stack_.back();
+    link_stack_.pop_back();
+    for (const std::uint32_t r : routes_on_link_[l])
+      reach_route(r);
+  }
+  if (component_.size() > limit) return false;
+  // The order of active_, which a solve of every route would meet them in: ties between links
+  // of equal level go the same way, and so do the sums. Many routes are taken from active_ in a
+  // pass, which costs less than sorting them.
+  if (component_.size() * 16 > active_.size()) {
+    component_.clear();
+    for (const std::uint32_t r : active_)
+      if (routes_[r].seen == epoch_) component_.push_back(r);
+  } else {
+    std::sort(component_.begin(), component_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return routes_[a].active_at < routes_[b].active_at;
+    });
+  }
+  return true;
+}
+
+// Progressive filling of one route alone on its links: the first of its links of lowest level
+// saturates, unless its bound stops it first (ties go to the bound), and a link that route fills
+// exactly is full too. The same operations, in the same order, as solve_routes does for it, so the
+// two give the same bits.
+void FlowNetwork::solve_alone(std::uint32_t r) {
+  RouteFlows& route = routes_[r];
+  catch_up(route);
+  const double flows = static_cast<double>(route.flows);
+  const double weight_sum = flows * route.weight;
+  std::uint32_t lowest = 0;
+  double level = kInfinity;
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    const double key = links_[hops_[route.first_hop + h]].capacity / weight_sum;
+    if (key < level) {
+      level = key;
+      lowest = h;
+    }
+  }
+  const bool by_bound = route.bound_binds && route.bound / route.weight <= level;
+  const double rate = by_bound ? route.bound : level * route.weight;
+  route.shares = !by_bound;
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    Link& link = links_[hops_[route.first_hop + h]];
+    link.weight_at_solve = weight_sum;
+    link.unfixed = 0;
+    if (!by_bound && h == lowest) {
+      link.level = level;
+      link.remaining_capacity = 0;
+      link.weight_sum = weight_sum;
+      link.spare = 0;
+      continue;
+    }
+    link.remaining_capacity = link.capacity - rate * flows;
+    link.weight_sum = weight_sum - route.weight * flows;
+    link.level = link.remaining_capacity <= 1e-9 * link.capacity
+                     ? std::max(0.0, rate / route.weight)
+                     : kInfinity;
+    link.spare = link.level < kInfinity ? 0.0 : std::max(0.0, link.remaining_capacity);
+  }
+  route.rated = true;
+  route.solved = rate * flows;
+  if (rate != route.rate) {
+    route.rate = rate;
+    schedule(r);
+  }
+}
+
+// Weighted max-min fairness by progressive filling, over routes in use: raise a common level λ; a
+// route's flows get λ × weight each until a link of the route saturates (the routes crossing it
+// are fixed at that level) or they reach the route's bound.
+void FlowNetwork::solve_routes(const std::vector<std::uint32_t>& routes) {
   touched_links_.clear();
   // The first pass is where the solve meets its routes and links cold (the event loop has been
   // through other memory since the last solve): routes are asked for kRouteAhead places ahead,
   // and the links of a route kLinksAhead places ahead, so the misses overlap.
   constexpr std::size_t kRouteAhead = 8, kLinksAhead = 4;
-  const std::size_t active = active_.size();
+  const std::size_t active = routes.size();
   for (std::size_t i = 0; i < active; ++i) {
-    if (i + kRouteAhead < active) __builtin_prefetch(&routes_[active_[i + kRouteAhead]]);
-    if (i + kLinksAhead < active) prefetch_links(routes_[active_[i + kLinksAhead]]);
-    RouteFlows& route = routes_[active_[i]];
+    if (i + kRouteAhead < active) __builtin_prefetch(&routes_[routes[i + kRouteAhead]]);
+    if (i + kLinksAhead < active) prefetch_links(routes_[routes[i + kLinksAhead]]);
+    RouteFlows& route = routes_[routes[i]];
     catch_up(route);
     route.fixed = false;
     for (std::uint32_t h = 0; h < route.hops; ++h) {
@@ -311,7 +505,7 @@ void FlowNetwork::solve() {
     offset += link.unfixed;
   }
   link_routes_.resize(offset);
-  for (const std::uint32_t r : active_) {
+  for (const std::uint32_t r : routes) {
     const RouteFlows& route = routes_[r];
     for (std::uint32_t h = 0; h < route.hops; ++h) {
       const std::uint32_t l = hops_[route.first_hop + h];
@@ -354,7 +548,7 @@ void FlowNetwork::solve() {
   // Routes in the order their own bound would stop them.
   std::vector<std::pair<double, std::uint32_t>>& by_bound = bound_order_;
   by_bound.clear();
-  for (const std::uint32_t r : active_) {
+  for (const std::uint32_t r : routes) {
     if (routes_[r].bound_binds) by_bound.emplace_back(routes_[r].bound / routes_[r].weight, r);
   }
   std::sort(by_bound.begin(), by_bound.end());
@@ -362,7 +556,7 @@ void FlowNetwork::solve() {
   // Most links never saturate: every route crossing them is fixed by another link first. The
   // filling stops once every route is fixed instead of popping the rest of them (parlogna r=2 at
   // P = 65,536 on fugaku_full: 13 of 39 million pops of all its solves came after that).
-  std::size_t unfixed_routes = active_.size();
+  std::size_t unfixed_routes = routes.size();
 
   constexpr std::uint32_t kByBound = static_cast<std::uint32_t>(-1);
   auto fix = [&](std::uint32_t r, double rate, std::uint32_t saturated) {
@@ -413,7 +607,7 @@ void FlowNetwork::solve() {
     link.unfixed = 0;
   }
   // Only routes whose rate changed are rescheduled: their flows' ends stay in bytes, not time.
-  for (const std::uint32_t r : active_) {
+  for (const std::uint32_t r : routes) {
     RouteFlows& route = routes_[r];
     route.rated = true;
     const double rate = route.solved;
@@ -423,8 +617,6 @@ void FlowNetwork::solve() {
       schedule(r);
     }
   }
-  changes_ = 0;
-  sharing_at_solve_ = sharing_;
 }
 
 }  // namespace a2a::sim::scale

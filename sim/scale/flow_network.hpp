@@ -18,6 +18,13 @@
 //    the solve gave it. A flow that starts on any other route gets the rate the last solve gave its
 //    route (or, on a route nobody used then, the saturation level of its saturated links and the
 //    spare capacity of the others); a flow that ends there leaves its bandwidth unused.
+//  * A solve re-levels only what changed: max-min fairness splits into independent problems, one
+//    per connected set of routes in use (two routes are connected when they share a link), so a
+//    solve takes the sets that hold a route whose flows started or ended, or a link such a route
+//    left, and keeps the rates of the others, which a solve of everything would give again. A
+//    pairwise exchange at P = 2,048 on fugaku re-solved at nearly every change (its few flows in
+//    their bandwidth phase are below any batch) over all of them, 35 links and 7 routes on
+//    average: 63 % of its run (docs/performance.md, stop 59).
 //  * Flows on the same route (the same node pair) cross the same links with the same weight and
 //    bound, so max-min fairness gives them the same rate: the solver works on routes in use, each
 //    with its number of flows, not on flows. All flows of a route progress at its one rate, so a
@@ -42,8 +49,9 @@ namespace a2a::sim::scale {
 class FlowNetwork {
  public:
   // `routes`: the routes by Route::id (RouteTable::interned()); every route started must be there.
+  // `incremental` false re-solves every route in use at every solve (the tests compare the two).
   FlowNetwork(const std::vector<double>& capacities, const std::vector<std::uint32_t>& hops,
-              const std::vector<Route>& routes, double tolerance);
+              const std::vector<Route>& routes, double tolerance, bool incremental = true);
 
   // A transfer of `bytes` over `route` whose two sides are both posted at `start`. `token` is
   // handed back by step() when it completes. `start` must not be before the last step's time.
@@ -57,6 +65,8 @@ class FlowNetwork {
 
   bool idle() const { return in_flight_ == 0; }
   std::int64_t solves() const { return solves_; }
+  // Solves that re-levelled only the routes connected to a change.
+  std::int64_t partial_solves() const { return partial_solves_; }
   std::size_t in_flight() const { return in_flight_; }
 
  private:
@@ -104,9 +114,13 @@ class FlowNetwork {
     double due = std::numeric_limits<double>::infinity();
     std::uint32_t id = 0;         // Route::id
     std::int32_t active_at = -1;  // position in active_, or -1
+    std::uint32_t seen = 0;       // the solve (epoch_) that last met it looking for changes
+    bool changed = false;         // in changed_routes_
+    bool crosses_twice = false;   // some link twice (solve_alone does not handle it)
     // Its flows by the `moved` at which each ends, a min-heap.
     std::vector<Ending> ending;
   };
+  static_assert(sizeof(RouteFlows) == 128);
   static_assert(offsetof(RouteFlows, due) == 64, "the solve's fields fill the first cache line");
   // A flow's events; a route's next flow ending is its entry in route_queue_, taken after the
   // flows' events of the same time.
@@ -140,6 +154,19 @@ class FlowNetwork {
   void take_spare(const RouteFlows& route, double rate);
   void maybe_solve();
   void solve();
+  // Progressive filling over `routes` (in the order of active_), which no route outside them
+  // shares a link with.
+  void solve_routes(const std::vector<std::uint32_t>& routes);
+  // The same for one route that shares none of its links (with none other in use).
+  void solve_alone(std::uint32_t r);
+  // Whether this solve may take only the routes connected to a change (then in component_).
+  bool partial_found();
+  // The routes connected to a change since the last solve, in the order of active_, into
+  // component_; false (and component_ unusable) once they would be more than half of those in use.
+  bool collect_changed();
+  void note_change(std::uint32_t r);
+  void link_route(std::uint32_t r);
+  void unlink_route(std::uint32_t r);
   void prefetch_links(const RouteFlows& route) const;
   double level_of_full_link(std::uint32_t l) const;
 
@@ -149,6 +176,7 @@ class FlowNetwork {
   const std::vector<std::uint32_t>& hops_;
   const std::vector<Route>& interned_;
   double tolerance_;
+  bool incremental_;
   double now_ = 0;
 
   std::deque<Flow> flows_;  // a deque: growing never copies them all (twice the memory at once)
@@ -164,6 +192,17 @@ class FlowNetwork {
   std::size_t changes_ = 0;  // flows started or ended since the last solve
   std::size_t sharing_at_solve_ = 0;
   std::int64_t solves_ = 0;
+  std::int64_t partial_solves_ = 0;
+  // Routes whose flows started or ended since the last solve (some since released), and links
+  // that routes released since then crossed.
+  std::vector<std::uint32_t> changed_routes_;
+  std::vector<std::uint32_t> left_links_;
+  std::vector<std::uint32_t> component_, link_stack_;  // collect_changed's scratch
+  std::uint32_t epoch_ = 0;
+  // After a change reached more than half the routes (one big connected set, as in a Bruck round
+  // on a dragonfly), the next skip_partial_ solves take every route without looking (doubling up
+  // to 64 while it repeats): looking would cost them up to half a solve for nothing.
+  std::uint32_t skip_partial_ = 0, partial_backoff_ = 0;
   double solved_at_ = -std::numeric_limits<double>::infinity();  // time of the last solve
 
   // Per link, in one cache line: what the last solve left (read by flows joining between solves)
@@ -179,8 +218,14 @@ class FlowNetwork {
     double weight_sum = 0;
     std::uint32_t unfixed = 0;                     // routes crossing it not yet fixed
     std::uint32_t route_start = 0, route_end = 0;  // its routes in link_routes_
+    std::uint32_t seen = 0;                        // as RouteFlows::seen
   };
+  static_assert(sizeof(Link) == 64);
   std::vector<Link> links_;
+  // By link, the routes in use crossing it, kept as routes come into and go out of use; by route
+  // slot, its place in those lists, hop by hop (beside routes_, which it would take past 128 B).
+  std::vector<std::vector<std::uint32_t>> routes_on_link_;
+  std::vector<std::vector<std::uint32_t>> place_on_hop_;
   std::vector<std::uint32_t> link_routes_;  // routes by link (CSR)
   LinkQueue link_queue_;
   std::vector<std::pair<double, std::uint32_t>> bound_order_;  // (bound / weight, route), sorted

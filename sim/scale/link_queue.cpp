@@ -20,16 +20,21 @@ void LinkQueue::clear() {
 //    every key has the same byte there skipped;
 //  * then each run of equal keys, still in the order added, is put in exact order (one check when
 //    its levels are equal, the common case on symmetric networks).
-// Below 64 links, where the radix sort's 1,024 counters cost more than the links, a comparison
-// sort gives the same order. (It was below 256: a linear exchange at P = 2,048 on fugaku, whose
-// solves meet 64-255 links, spent 31 % of its run sorting them by comparison; docs/performance.md,
-// stop 53.)
+// Below 64 links, where the radix sort's 1,024 counters cost more than the links, the links go into
+// the heap instead, which gives them in the same order: the small solves of a change reaching a few
+// routes (solve per change, as in a pairwise exchange) saturate a link or two of tens before every
+// route is fixed, so sorting them all was most of their cost (13 % of such a run at P = 2,048 on
+// fugaku, docs/performance.md, stop 59). (The radix sort started at 256 before: a linear exchange
+// at P = 2,048 on fugaku, whose solves meet 64-255 links, spent 31 % of its run sorting them by
+// comparison; stop 53.)
 void LinkQueue::sort() {
   constexpr int kBytes = 4;
   constexpr std::size_t kRadixFrom = 64;
   const std::size_t n = sorted_.size();
   if (n < kRadixFrom) {
-    std::sort(sorted_.begin(), sorted_.end());
+    for (const LinkLevel& link : sorted_)
+      raised_.push(link);
+    sorted_.clear();
     return;
   }
   // Rounding to nearest never reverses two levels, so the keys order as the levels do, up to ties.

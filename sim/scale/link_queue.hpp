@@ -24,10 +24,11 @@ struct LinkLevel {
 };
 
 // The links of one solve by level. Each is met at its level at the start of the solve, sorted once
-// (a radix sort: no comparisons to mispredict); one whose level has risen when it comes up is
-// raised into a small heap with its new level. Most links come up once, and many only to be
-// skipped (every route on them fixed by other links first): in a binary heap of every link each
-// of those cost a sift through the whole heap (docs/performance.md, stop 38).
+// (a radix sort: no comparisons to mispredict; a few go into the heap below instead); one whose
+// level has risen when it comes up is raised into a small heap with its new level. Most links come
+// up once, and many only to be skipped (every route on them fixed by other links first): in a
+// binary heap of every link each of those cost a sift through the whole heap (docs/performance.md,
+// stop 38).
 class LinkQueue {
  public:
   void clear();

@@ -759,6 +759,7 @@ SimResult ScaleSimulation::run(const Configuration& config, const Workload& work
   if (!unmatched.empty()) throw Error(label + ": " + unmatched);
   SimResult result = summarize(label, run.records, 0.0, options_.trace_ranks, config, workload);
   result.solves = network.solves();
+  result.partial_solves = network.partial_solves();
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

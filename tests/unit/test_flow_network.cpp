@@ -1,10 +1,14 @@
 // The scale engine's flow network (sim/scale/flow_network.hpp) on links small enough to work out
 // by hand: flows slowed by a solve end when their new rate says, not when their old one did; and
 // between batched solves a route shares the bandwidth its solve gave it among the flows it carries.
+// On random networks, solves that re-level only the routes connected to a change end every flow
+// when solves of every route do.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <random>
 #include <vector>
 
 #include "sim/scale/flow_network.hpp"
@@ -145,6 +149,129 @@ TEST_CASE("FlowNetwork: a flow ending between solves leaves its bandwidth to its
     CHECK(completions[1].time == a2a::testing::approx(12.0).epsilon(1e-12));
     CHECK(completions[1].tokens == std::vector<std::uint64_t>{1});
   }
+}
+
+namespace {
+
+// Links in `clusters` groups; most routes stay in one group, a few join two (so the connected sets
+// of routes in use merge and split as flows come and go). Latencies, capacities, bounds and hop
+// counts drawn at random.
+struct RandomNetwork {
+  std::vector<double> capacities;
+  std::vector<std::uint32_t> hops;
+  std::vector<Route> routes;
+
+  RandomNetwork(std::mt19937& rng, int clusters, int links_per_cluster, int routes_count) {
+    std::uniform_real_distribution<double> capacity(1.0, 4.0), latency(0.1, 1.0);
+    std::uniform_int_distribution<int> hop_count(1, 3), cluster(0, clusters - 1),
+        link(0, links_per_cluster - 1), percent(0, 99);
+    for (int l = 0; l < clusters * links_per_cluster; ++l)
+      capacities.push_back(capacity(rng));
+    for (int r = 0; r < routes_count; ++r) {
+      Route route;
+      route.id = static_cast<std::uint32_t>(r);
+      route.first = static_cast<std::uint32_t>(hops.size());
+      const int home = cluster(rng);
+      const bool bridge = percent(rng) < 10;
+      const int n = hop_count(rng);
+      for (int h = 0; h < n; ++h) {
+        const int group = bridge && h == n - 1 ? (home + 1) % clusters : home;
+        const auto l = static_cast<std::uint32_t>(group * links_per_cluster + link(rng));
+        if (std::find(hops.begin() + route.first, hops.end(), l) == hops.end()) hops.push_back(l);
+      }
+      route.hops = static_cast<std::uint32_t>(hops.size()) - route.first;
+      route.latency = latency(rng);
+      route.bound = percent(rng) < 20 ? 0.5 : 1e9;
+      route.bound_binds = route.bound < 1.0;
+      routes.push_back(route);
+    }
+  }
+};
+
+// Each flow's token and when it ended.
+std::map<std::uint64_t, double> end_times(FlowNetwork& network) {
+  std::map<std::uint64_t, double> ends;
+  for (const Completion& c : run_to_end(network)) {
+    for (const std::uint64_t token : c.tokens)
+      ends[token] = c.time;
+  }
+  return ends;
+}
+
+// `flows` flows of random sizes on random routes, started at random times in [0, spread) and all
+// given to both networks, which must end each at the same time (to rounding: the two sum the same
+// rates in other orders).
+void check_partial_matches_full(std::uint32_t seed, const RandomNetwork& net, int flows,
+                                double spread, double tolerance) {
+  CAPTURE(seed);
+  CAPTURE(tolerance);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> route(0, net.routes.size() - 1);
+  std::uniform_real_distribution<double> start(0.0, spread), bytes(0.1, 5.0);
+  std::vector<std::pair<double, std::size_t>> plan;
+  std::vector<double> sizes;
+  for (int f = 0; f < flows; ++f) {
+    plan.emplace_back(start(rng), route(rng));
+    sizes.push_back(bytes(rng));
+  }
+  std::sort(plan.begin(), plan.end());
+  FlowNetwork partial(net.capacities, net.hops, net.routes, tolerance, true);
+  FlowNetwork full(net.capacities, net.hops, net.routes, tolerance, false);
+  for (FlowNetwork* network : {&partial, &full}) {
+    for (std::size_t f = 0; f < plan.size(); ++f)
+      network->start(plan[f].first, net.routes[plan[f].second], sizes[f], f);
+  }
+  const std::map<std::uint64_t, double> by_partial = end_times(partial);
+  const std::map<std::uint64_t, double> by_full = end_times(full);
+  REQUIRE(by_partial.size() == plan.size());
+  REQUIRE(by_full.size() == plan.size());
+  for (const auto& [token, time] : by_full) {
+    CAPTURE(token);
+    CHECK(by_partial.at(token) == a2a::testing::approx(time).epsilon(1e-9));
+  }
+  CHECK(partial.solves() == full.solves());
+  CHECK(partial.partial_solves() > 0);
+  CHECK(full.partial_solves() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("FlowNetwork: solving only what a change reaches ends every flow as solving all does") {
+  for (const std::uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
+    std::mt19937 rng(seed);
+    const RandomNetwork net(rng, 4, 5, 40);
+    for (const double tolerance : {0.0, 0.05, 0.5})
+      check_partial_matches_full(seed, net, 400, 30.0, tolerance);
+  }
+}
+
+// Hundreds of routes in use that all cross one link are one connected set: the search gives up
+// and the solve takes every route (then skips the search for a while), with the same result.
+TEST_CASE("FlowNetwork: one connected set of most routes is solved whole, the same way") {
+  std::mt19937 rng(7);
+  RandomNetwork net(rng, 1, 1, 0);
+  for (std::uint32_t r = 0; r < 600; ++r) {
+    net.capacities.push_back(1.0 + r % 3);
+    net.routes.push_back(
+        {r, static_cast<std::uint32_t>(net.hops.size()), 2, 1.0 + r % 5, 1e9, false});
+    net.hops.push_back(0);
+    net.hops.push_back(r + 1);
+  }
+  FlowNetwork partial(net.capacities, net.hops, net.routes, 0.0, true);
+  FlowNetwork full(net.capacities, net.hops, net.routes, 0.0, false);
+  for (FlowNetwork* network : {&partial, &full}) {
+    for (std::uint32_t r = 0; r < 600; ++r)
+      network->start(0.01 * (r % 7), net.routes[r], 1.0 + r % 4, r);
+  }
+  const std::map<std::uint64_t, double> by_partial = end_times(partial);
+  const std::map<std::uint64_t, double> by_full = end_times(full);
+  REQUIRE(by_partial.size() == 600);
+  for (const auto& [token, time] : by_full) {
+    CAPTURE(token);
+    CHECK(by_partial.at(token) == a2a::testing::approx(time).epsilon(1e-9));
+  }
+  CHECK(partial.solves() == full.solves());
+  CHECK(partial.partial_solves() < partial.solves());
 }
 
 }  // namespace a2a::sim::scale
