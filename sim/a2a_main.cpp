@@ -74,6 +74,10 @@ int run(const RunOptions& options) {
   // An interrupted run writes no output file: a file holding some of the configurations would
   // read as the whole run to whatever consumes it. The table above shows those that finished.
   if (simulated.interrupted) {
+    // On standard output too, under the table: what reads only it (a pipe, a file) must not take
+    // a table of some configurations, or none, for the whole run.
+    std::cout << "(interrupted: " << results.size() << " of " << prepared.planned.size()
+              << " configurations finished)" << std::endl;
     std::fprintf(stderr,
                  "a2a run: interrupted: %zu of %zu configurations finished (in the table above); "
                  "no output file written\n",

@@ -2,8 +2,8 @@
 # Usage: interrupt.sh A2A WHEN ARGS...
 # A SIGINT during `a2a run ARGS... -v --csv FILE --json FILE` shows what finished and writes no
 # output file: the run must exit 130 with one line saying how many configurations finished, print
-# exactly those in its table, and leave neither file behind (one holding some of the
-# configurations would read as the whole run).
+# exactly those in its table, say under it on standard output that the run was interrupted, and
+# leave neither file behind (one holding some of the configurations would read as the whole run).
 #   WHEN = model: `a2a model ARGS... --csv FILE` instead, the signal sent once the first
 #     simulation started: exit 130, one line, no CSV.
 #   WHEN = started: the signal is sent once the first progress line shows the simulation started
@@ -57,6 +57,8 @@ for file in rows.csv rows.json; do
 done
 finished=$(sed -n 's/.*interrupted: \([0-9]*\) of [0-9]* configurations.*/\1/p' "$work/err.txt")
 total=$(sed -n 's/.*interrupted: [0-9]* of \([0-9]*\) configurations.*/\1/p' "$work/err.txt")
+[ "$(tail -n 1 "$work/out.txt")" = "(interrupted: $finished of $total configurations finished)" ] ||
+  { echo "FAIL: standard output does not end saying the run was interrupted"; exit 1; }
 shown=$(grep -cE '^[0-9]+ ' "$work/out.txt")
 echo "$finished of $total finished, $shown in the table"
 [ "$shown" -eq "$finished" ] || { echo "FAIL: the table shows $shown, not $finished"; exit 1; }
