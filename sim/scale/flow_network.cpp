@@ -94,7 +94,9 @@ void FlowNetwork::link_route(std::uint32_t r) {
 }
 
 // Takes the route out of its links' lists, each time moving the list's last route into its place,
-// and notes the links as left (their other routes may speed up).
+// and notes the links as left (their other routes may speed up). When that last route is this one
+// (it crosses the link again), the entry moved is one of its hops still to come: its hops before
+// `h` are out of the lists already, and their places are stale.
 void FlowNetwork::unlink_route(std::uint32_t r) {
   const RouteFlows& route = routes_[r];
   for (std::uint32_t h = 0; h < route.hops; ++h) {
@@ -108,7 +110,7 @@ void FlowNetwork::unlink_route(std::uint32_t r) {
     if (last != r || place != last_place) {
       const RouteFlows& moved = routes_[last];
       std::vector<std::uint32_t>& places = place_on_hop_[last];
-      for (std::uint32_t k = 0; k < moved.hops; ++k) {
+      for (std::uint32_t k = last == r ? h + 1 : 0; k < moved.hops; ++k) {
         if (places[k] == last_place && hops_[moved.first_hop + k] == l) {
           places[k] = place;
           break;
@@ -117,6 +119,28 @@ void FlowNetwork::unlink_route(std::uint32_t r) {
     }
     left_links_.push_back(l);
   }
+}
+
+bool FlowNetwork::route_lists_consistent() const {
+  std::size_t crossings = 0, listed = 0;
+  for (const std::uint32_t r : active_) {
+    const RouteFlows& route = routes_[r];
+    for (std::uint32_t h = 0; h < route.hops; ++h) {
+      const std::vector<std::uint32_t>& on_link = routes_on_link_[hops_[route.first_hop + h]];
+      const std::uint32_t place = place_on_hop_[r][h];
+      if (place >= on_link.size() || on_link[place] != r) return false;
+      for (std::uint32_t k = 0; k < h; ++k) {  // two crossings of one link, two places
+        if (hops_[route.first_hop + k] == hops_[route.first_hop + h] &&
+            place_on_hop_[r][k] == place) {
+          return false;
+        }
+      }
+      ++crossings;
+    }
+  }
+  for (const std::vector<std::uint32_t>& on_link : routes_on_link_)
+    listed += on_link.size();
+  return listed == crossings;
 }
 
 void FlowNetwork::note_change(std::uint32_t r) {

@@ -67,6 +67,9 @@ class FlowNetwork {
   std::int64_t solves() const { return solves_; }
   // Solves that re-levelled only the routes connected to a change.
   std::int64_t partial_solves() const { return partial_solves_; }
+  // Whether each link's list of routes in use holds exactly one entry per crossing of a route in
+  // use, where that route's place for the crossing says (for tests: O(routes × hops)).
+  bool route_lists_consistent() const;
   std::size_t in_flight() const { return in_flight_; }
 
  private:
@@ -162,7 +165,8 @@ class FlowNetwork {
   // Whether this solve may take only the routes connected to a change (then in component_).
   bool partial_found();
   // The routes connected to a change since the last solve, in the order of active_, into
-  // component_; false (and component_ unusable) once they would be more than half of those in use.
+  // component_; false (and component_ unusable) once they would be more than a quarter of those in
+  // use (and more than 256).
   bool collect_changed();
   void note_change(std::uint32_t r);
   void link_route(std::uint32_t r);
@@ -199,9 +203,9 @@ class FlowNetwork {
   std::vector<std::uint32_t> left_links_;
   std::vector<std::uint32_t> component_, link_stack_;  // collect_changed's scratch
   std::uint32_t epoch_ = 0;
-  // After a change reached more than half the routes (one big connected set, as in a Bruck round
-  // on a dragonfly), the next skip_partial_ solves take every route without looking (doubling up
-  // to 64 while it repeats): looking would cost them up to half a solve for nothing.
+  // After a change reached more than a quarter of the routes (one big connected set, as in a Bruck
+  // round on a dragonfly), the next skip_partial_ solves take every route without looking (doubling
+  // up to 64 while it repeats): looking would cost them up to half a solve for nothing.
   std::uint32_t skip_partial_ = 0, partial_backoff_ = 0;
   double solved_at_ = -std::numeric_limits<double>::infinity();  // time of the last solve
 
