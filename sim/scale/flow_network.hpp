@@ -21,7 +21,8 @@
 //  * A solve re-levels only what changed: max-min fairness splits into independent problems, one
 //    per connected set of routes in use (two routes are connected when they share a link), so a
 //    solve takes the sets that hold a route whose flows started or ended, or a link such a route
-//    left, and keeps the rates of the others, which a solve of everything would give again. A
+//    left, and keeps the rates of the others, which a solve of everything would give again up to
+//    rounding (it would add their weights in the order routes now stand in use). A
 //    pairwise exchange at P = 2,048 on fugaku re-solved at nearly every change (its few flows in
 //    their bandwidth phase are below any batch) over all of them, 35 links and 7 routes on
 //    average: 63 % of its run (docs/performance.md, stop 59).
