@@ -322,4 +322,40 @@ TEST_CASE("FlowNetwork: one connected set of most routes is solved whole, the sa
   CHECK(partial.partial_solves() < partial.solves());
 }
 
+// A route alone on its links takes solve_alone, which must do solve_routes' arithmetic in the
+// same order: with one route in use at a time both networks catch its clock up at the same
+// moments, so every flow must end at the same time to the bit, not just to rounding. The links
+// include a tie for the lowest (the first saturates), and the bound ties the lowest link's level
+// in one case (ties go to the bound) and binds below it in another.
+TEST_CASE("FlowNetwork: a route alone on its links is solved to the same bits either way") {
+  // Capacities 2.3, 1.7, 1.7, 3.1 B/s (no round numbers, so that operations done in another order
+  // round differently); the route's latency 0.37 s. A flow alone on it gets 1.7 B/s from the
+  // second link. Bound 5 never binds; bound 1.7 ties that link's level while one flow is in its
+  // bandwidth phase; bound 0.4 always binds.
+  const std::vector<double> capacities{2.3, 1.7, 1.7, 3.1};
+  const std::vector<std::uint32_t> hops{0, 1, 2, 3};
+  for (const double bound : {5.0, 1.7, 0.4}) {
+    CAPTURE(bound);
+    const std::vector<Route> routes{{0, 0, 4, 0.37, bound, bound < 5.0}};
+    for (const double tolerance : {0.0, 0.3}) {
+      CAPTURE(tolerance);
+      std::mt19937 rng(21);
+      std::uniform_real_distribution<double> start(0.0, 20.0), bytes(0.01, 3.0);
+      FlowNetwork alone(capacities, hops, routes, tolerance, true);
+      FlowNetwork whole(capacities, hops, routes, tolerance, false);
+      for (std::uint64_t f = 0; f < 300; ++f) {
+        const double at = start(rng), size = bytes(rng);
+        alone.start(at, routes[0], size, f);
+        whole.start(at, routes[0], size, f);
+      }
+      const std::map<std::uint64_t, double> by_alone = end_times(alone);
+      const std::map<std::uint64_t, double> by_whole = end_times(whole);
+      REQUIRE(by_alone.size() == 300);
+      CHECK(by_alone == by_whole);
+      CHECK(alone.solves() == whole.solves());
+      CHECK(alone.partial_solves() > 0);
+    }
+  }
+}
+
 }  // namespace a2a::sim::scale
