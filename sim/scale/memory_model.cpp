@@ -42,8 +42,9 @@ constexpr std::int64_t kPerMessage = 128;
 constexpr std::int64_t kPerMessageInTimeOrder = 160;
 // An interned route and its hops. The flow network's lists of the routes in use per link and
 // each route's places in them (stop 59) are not charged apart: peak RSS with and without them
-// differed by 0.3-0.8 MiB (parlogna r = 128 at P = 16,384 on fugaku and polaris_scaled, r = 64 at
-// 4,096 on polaris_scaled, spread_out at 4,096 on fugaku; docs/performance.md, stop 60).
+// differed by 0.1-0.8 MiB (parlogna r = 128 at P = 16,384 on fugaku and polaris_scaled, r = 64 at
+// 4,096 on polaris_scaled, spread_out at 4,096 on fugaku) and 2.9 MiB at P = 131,072, at most
+// 0.4 % of the peak (docs/performance.md, stop 60).
 constexpr std::int64_t kPerNodePair = 96;
 constexpr std::int64_t kPerNode = 4 * KiB;  // the routes and NIC state of a used node
 // Each NIC engine beyond a node's first (nic_engines): its two calendars, sending and receiving
