@@ -58,16 +58,30 @@ const bool registered = [] {
     return MessageFootprint{.in_flight = 1, .data_peers = shape.ranks - 1, .metadata_peers = 0};
   };
   register_algorithm(declared);
+  // The same, with 3 KiB of heap a rank keeps while it waits (as bitonic_inplace declares its
+  // runs).
+  AlgorithmInfo heap = throwaway("throwaway_heap");
+  heap.footprint = [](const ExchangeShape& shape, const Params&) {
+    return MessageFootprint{.in_flight = 1,
+                            .data_peers = shape.ranks - 1,
+                            .metadata_peers = 0,
+                            .rank_heap_bytes = 3 * 1024};
+  };
+  register_algorithm(heap);
   return true;
 }();
 
-MemoryEstimate simgrid_estimate(const std::string& spec, int ranks) {
+MemoryEstimate engine_estimate(const std::string& engine, const std::string& spec, int ranks) {
   const PlatformSpec platform = load_platform("polaris_scaled");
   const SimOptions options;
   const auto workload = make_workload("uniform", ranks);
   const std::vector<Planned> planned = {
       {configure(spec, ranks, 32), LayoutStyle::gaps, std::nullopt}};
-  return estimate_memory("simgrid", {platform, ranks, options, *workload, planned});
+  return estimate_memory(engine, {platform, ranks, options, *workload, planned});
+}
+
+MemoryEstimate simgrid_estimate(const std::string& spec, int ranks) {
+  return engine_estimate("simgrid", spec, ranks);
 }
 
 }  // namespace
@@ -94,6 +108,20 @@ TEST_CASE(
   CHECK(high.what.find("no message footprint declared by throwaway_undeclared") !=
         std::string::npos);
   CHECK(low.what.find("no message footprint") == std::string::npos);
+}
+
+TEST_CASE("both engines charge the heap a rank declares, once a rank, and name it") {
+  REQUIRE(registered);
+  const int P = 2048;
+  for (const std::string engine : {"simgrid", "scale"}) {
+    CAPTURE(engine);
+    const MemoryEstimate with = engine_estimate(engine, "throwaway_heap", P);
+    const MemoryEstimate without = engine_estimate(engine, "throwaway_declared", P);
+    CHECK(with.bytes - without.bytes == std::int64_t{P} * 3 * 1024);
+    CHECK(with.what.find(" + 2048 ranks x 3.0 KiB of bookkeeping (throwaway_heap)") !=
+          std::string::npos);
+    CHECK(without.what.find("bookkeeping") == std::string::npos);
+  }
 }
 
 TEST_CASE("a2a model: the new algorithm is simulated and its line says no model") {
