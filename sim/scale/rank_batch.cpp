@@ -1,7 +1,6 @@
 #include "sim/scale/rank_batch.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 
 #include "sim/interrupt.hpp"
@@ -29,24 +28,6 @@ constexpr std::size_t kChunk = 32;
 constexpr std::size_t kPrefetchAhead = 2;
 // How fast the estimate of a resume's time follows the latest batch (an exponential average).
 constexpr double kEstimateWeight = 1.0 / 8;
-// Whether sharing pays depends on more than a resume's time: the event loop then reads what the
-// ranks posted from the other core's cache, and ranks whose states share cache lines move them
-// between cores. Open MPI's pairwise exchange on fugaku (P = 4,096, batches of about a hundred
-// cheap ranks) ran 1.1-1.4x slower on 2 threads than on 1 when the estimate alone decided. So
-// for each size of batch (by powers of two) the time from a batch's start to the next one's is
-// measured per rank, both ways: each way kMinRuns times first, in the order 0, 1, 1, 0, 0, 1, ...
-// (not every other batch, which a run whose batches alternate between two kinds would line up
-// with), then the faster way, and the slower one every kRecheckEvery-th batch of that size (odd,
-// for the same reason), as conditions change.
-constexpr int kMinRuns = 4;
-constexpr int kRecheckEvery = 31;
-// How fast a way's estimate follows its latest cycles (an exponential average); its first
-// kMinRuns cycles give it their smallest instead, so that one cycle that waited on a long solve
-// does not decide.
-constexpr double kCycleWeight = 1.0 / 8;
-// A later cycle that took this many times the estimate (a long solve) counts as this many times
-// only.
-constexpr double kCycleOutlier = 4;
 // How long a worker spins for the next batch before it sleeps: longer than the event loop usually
 // takes between two batches, short enough that a run with nothing to share leaves the core idle.
 constexpr auto kSpinFor = std::chrono::microseconds(200);
@@ -67,8 +48,12 @@ void cpu_relax() {
 }
 }  // namespace
 
+int RankBatch::thread_count(int threads) {
+  return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 RankBatch::RankBatch(RankFibers& fibers, int threads) : fibers_(fibers) {
-  const int count = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  const int count = thread_count(threads);
   for (int i = 1; i < count; ++i)
     workers_.emplace_back([this] { worker_loop(); });
 }
@@ -150,25 +135,14 @@ void RankBatch::resume(const std::vector<int>& ranks) {
   const double per_resume = seconds * threads / static_cast<double>(ranks.size());
   seconds_per_resume_ += kEstimateWeight * (per_resume - seconds_per_resume_);
   if (!workers_.empty() && ranks.size() >= 2 && ranks.size() < kParallelBatch && spinning_)
-    last_ =
-        Last{static_cast<std::size_t>(std::bit_width(ranks.size())), ranks.size(), parallel, start};
+    last_ = Last{ranks.size(), parallel, start};
 }
 
 void RankBatch::note_cycle(std::chrono::steady_clock::time_point now) {
   if (!last_) return;
-  Cycles& cycles = cycles_[last_->bucket];
-  const int way = last_->shared ? 1 : 0;
-  double per_rank =
-      std::chrono::duration<double>(now - last_->start).count() / static_cast<double>(last_->ranks);
+  sharing_.charge(last_->ranks, last_->shared,
+                  std::chrono::duration<double>(now - last_->start).count());
   last_.reset();
-  double& estimate = cycles.per_rank[way];
-  const int runs = cycles.runs[way]++;
-  if (runs < kMinRuns) {
-    estimate = runs == 0 ? per_rank : std::min(estimate, per_rank);
-    return;
-  }
-  per_rank = std::min(per_rank, kCycleOutlier * estimate);
-  estimate += kCycleWeight * (per_rank - estimate);
 }
 
 bool RankBatch::choose_sharing(std::size_t ranks) {
@@ -176,14 +150,7 @@ bool RankBatch::choose_sharing(std::size_t ranks) {
   if (ranks >= kParallelBatch) return true;
   // Workers asleep (a busy machine): a hand-off costs a wake-up, which the estimate weighs.
   if (!spinning_) return worth_sharing(ranks);
-  const auto bucket = static_cast<std::size_t>(std::bit_width(ranks));
-  if (cycles_.size() <= bucket) cycles_.resize(bucket + 1);
-  Cycles& cycles = cycles_[bucket];
-  const int eligible = cycles.eligible++;
-  if (cycles.runs[0] < kMinRuns || cycles.runs[1] < kMinRuns)
-    return ((eligible ^ (eligible >> 1)) & 1) == 1;
-  const bool faster_shared = cycles.per_rank[1] < cycles.per_rank[0];
-  return eligible % kRecheckEvery == 0 ? !faster_shared : faster_shared;
+  return sharing_.choose(ranks);
 }
 
 bool RankBatch::worth_sharing(std::size_t ranks) const {

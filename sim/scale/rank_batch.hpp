@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sim/scale/fibers.hpp"
+#include "sim/scale/sharing_choice.hpp"
 
 namespace a2a::sim::scale {
 
@@ -27,6 +28,8 @@ class RankBatch {
  public:
   // threads = 0: one per core.
   RankBatch(RankFibers& fibers, int threads);
+  // The threads that a RankBatch given `threads` runs rank code on.
+  static int thread_count(int threads);
   ~RankBatch();
   RankBatch(const RankBatch&) = delete;
   RankBatch& operator=(const RankBatch&) = delete;
@@ -37,9 +40,8 @@ class RankBatch {
   void resume(const std::vector<int>& ranks);
 
  private:
-  // Whether to share a batch of `ranks`: what the runs of batches of that size measured (both ways
-  // tried first, and the slower way now and then, so that the measurements stay current), or the
-  // expected work of a resume while workers sleep.
+  // Whether to share a batch of `ranks`: what the runs of batches of that size measured
+  // (sharing_choice.hpp), or the expected work of a resume while workers sleep.
   bool choose_sharing(std::size_t ranks);
   bool worth_sharing(std::size_t ranks) const;
   // Charges the time from the previous batch's start to `now` (the batch and the event loop's work
@@ -72,16 +74,8 @@ class RankBatch {
   std::chrono::steady_clock::time_point asleep_since_;  // when spinning_ last went false
   std::exception_ptr error_;
 
-  // By batch size (std::bit_width of its ranks): the seconds per rank from one batch's start to the
-  // next one's, for the batches run on the calling thread alone and for those shared.
-  struct Cycles {
-    double per_rank[2] = {0, 0};  // [0]: on the calling thread alone, [1]: shared
-    int runs[2] = {0, 0};         // batches measured each way
-    int eligible = 0;             // batches of this size that could have been shared
-  };
-  std::vector<Cycles> cycles_;
+  SharingChoice sharing_;  // which way batches of each size ran faster
   struct Last {
-    std::size_t bucket = 0;
     std::size_t ranks = 0;
     bool shared = false;
     std::chrono::steady_clock::time_point start;
