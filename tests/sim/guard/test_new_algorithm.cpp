@@ -71,9 +71,11 @@ const bool registered = [] {
   return true;
 }();
 
-MemoryEstimate engine_estimate(const std::string& engine, const std::string& spec, int ranks) {
+MemoryEstimate engine_estimate(const std::string& engine, const std::string& spec, int ranks,
+                               int threads = 1) {
   const PlatformSpec platform = load_platform("polaris_scaled");
-  const SimOptions options;
+  SimOptions options;
+  options.threads = threads;
   const auto workload = make_workload("uniform", ranks);
   const std::vector<Planned> planned = {
       {configure(spec, ranks, 32), LayoutStyle::gaps, std::nullopt}};
@@ -113,15 +115,27 @@ TEST_CASE(
 TEST_CASE("both engines charge the heap a rank declares, once a rank, and name it") {
   REQUIRE(registered);
   const int P = 2048;
+  const std::int64_t heap = std::int64_t{P} * 3 * 1024;
   for (const std::string engine : {"simgrid", "scale"}) {
     CAPTURE(engine);
     const MemoryEstimate with = engine_estimate(engine, "throwaway_heap", P);
     const MemoryEstimate without = engine_estimate(engine, "throwaway_declared", P);
-    CHECK(with.bytes - without.bytes == std::int64_t{P} * 3 * 1024);
+    CHECK(with.bytes - without.bytes == heap);
     CHECK(with.what.find(" + 2048 ranks x 3.0 KiB of bookkeeping (throwaway_heap)") !=
           std::string::npos);
     CHECK(without.what.find("bookkeeping") == std::string::npos);
+    CHECK(with.what.find("arenas") == std::string::npos);
   }
+  // The scale engine runs rank code on its threads, each allocating in a malloc arena of its own:
+  // a quarter of the heap more for each thread beyond the first (sim/scale/memory_model.cpp).
+  const MemoryEstimate two = engine_estimate("scale", "throwaway_heap", P, 2);
+  const MemoryEstimate one = engine_estimate("scale", "throwaway_heap", P, 1);
+  CHECK(two.bytes - one.bytes == heap / 4);
+  CHECK(two.what.find(" + 2 threads' arenas 1.5 MiB") != std::string::npos);
+  CHECK(engine_estimate("scale", "throwaway_declared", P, 2).bytes ==
+        engine_estimate("scale", "throwaway_declared", P, 1).bytes);
+  CHECK(engine_estimate("simgrid", "throwaway_heap", P, 2).bytes ==
+        engine_estimate("simgrid", "throwaway_heap", P, 1).bytes);
 }
 
 TEST_CASE("a2a model: the new algorithm is simulated and its line says no model") {
