@@ -87,13 +87,21 @@ class ValueLists {
 };
 
 // A posted message or receive still waiting for its other side. An eager send is already in
-// flight (or has arrived) as `transfer`.
+// flight (or has arrived) as transfer `ref`; a send that waits for its receive keeps its values'
+// id (ValueLists) in `ref`. 24 bytes, so a table bucket is 40 (it was 64 with a whole Side): a
+// linear exchange matched in time order holds its P² - P receives here at once. The posting
+// rank is not kept: the key names it (the source of a send, the destination of a receive).
 struct Pending {
-  Side side;
-  std::uint64_t transfer = kNoTransfer;
-  std::uint32_t values = kNoValues;
-  bool receive = false;
+  static constexpr std::uint32_t kMaxSlot = (1u << 29) - 1;
+  double at = 0;
+  Bytes size = -1;
+  std::uint32_t slot : 29 = 0;
+  bool receive : 1 = false;
+  bool packed : 1 = false;
+  bool eager : 1 = false;
+  std::uint32_t ref = kNoValues;
 };
+static_assert(sizeof(Pending) == 24);
 
 // A message in flight: matched, or an eager send whose receive is not posted yet. One per message
 // (P² at once for a linear exchange), so 64 bytes: the receive's size was checked when matched.
@@ -197,9 +205,8 @@ class EventLoop {
   // Messages posted that nobody received, as one line (empty if none).
   std::string unmatched() const {
     for (const auto& [key, p] : pending_) {
-      const int rank = p.side.end.rank;
-      const int other = static_cast<int>(
-          (key >> 34) == static_cast<std::uint64_t>(rank) ? (key >> 2) & 0xFFFFFFFF : key >> 34);
+      const int rank = poster(key, p);
+      const int other = p.receive ? source_of(key) : destination_of(key);
       return p.receive ? "rank " + std::to_string(rank) + " waits for a message rank " +
                              std::to_string(other) + " never sent"
                        : "rank " + std::to_string(rank) + " sent rank " + std::to_string(other) +
@@ -212,6 +219,34 @@ class EventLoop {
   static std::uint64_t key(int src, int dst, Kind kind) {
     return (static_cast<std::uint64_t>(src) << 34) | (static_cast<std::uint64_t>(dst) << 2) |
            static_cast<std::uint64_t>(kind);
+  }
+  static int source_of(std::uint64_t key) { return static_cast<int>(key >> 34); }
+  static int destination_of(std::uint64_t key) { return static_cast<int>((key >> 2) & 0xFFFFFFFF); }
+  // The rank that posted a waiting post of `key`.
+  static int poster(std::uint64_t key, const Pending& p) {
+    return p.receive ? destination_of(key) : source_of(key);
+  }
+  // The side a waiting post of `key` stands for.
+  static Side side_of(std::uint64_t key, const Pending& p) {
+    return Side{{poster(key, p), static_cast<int>(p.slot), p.at}, p.size, p.packed};
+  }
+  // A post as it waits in pending_: `ref` is its transfer if it is an eager send in flight, its
+  // values' id if a send that waits for its receive.
+  static Pending pending_of(const Post& post, bool eager, std::uint64_t ref) {
+    if (post.slot < 0 || static_cast<std::uint32_t>(post.slot) > Pending::kMaxSlot)
+      throw Error("scale engine: request slot " + std::to_string(post.slot) +
+                  " out of the matching table's range");
+    if (ref != kNoTransfer && ref > std::numeric_limits<std::uint32_t>::max())
+      throw Error("scale engine: more than 2^32 messages in flight");
+    Pending p;
+    p.at = post.at;
+    p.size = post.size;
+    p.slot = static_cast<std::uint32_t>(post.slot);
+    p.receive = post.receive;
+    p.packed = post.packed;
+    p.eager = eager;
+    p.ref = ref == kNoTransfer ? kNoValues : static_cast<std::uint32_t>(ref);
+    return p;
   }
 
   // A NIC serves its messages in the order they reach it (sim/scale/nic_calendar.hpp): a
@@ -319,9 +354,10 @@ class EventLoop {
     const std::uint32_t values = take_values(run_.states[static_cast<size_t>(rank)], post);
     const auto found = pending_.find(k);
     if (found == pending_.end() || found->second.receive == post.receive) {
-      Pending waiting{side, kNoTransfer, values, post.receive};
-      if (!post.receive && eager(side, post.kind))
-        waiting.transfer = start_eager(waiting, dst, post.kind, woken, earliest);
+      const bool in_flight = !post.receive && eager(side, post.kind);
+      const std::uint64_t ref =
+          in_flight ? start_eager(side, values, dst, post.kind, woken, earliest) : values;
+      const Pending waiting = pending_of(post, in_flight, ref);
       if (found == pending_.end())
         pending_.emplace(k, waiting);
       else
@@ -329,14 +365,15 @@ class EventLoop {
       return;
     }
     const Pending other = next_pending(found);
-    if (other.transfer != kNoTransfer) {
-      receive_eager(other.transfer, side, woken, earliest);
+    if (other.eager) {
+      receive_eager(other.ref, side, woken, earliest);
       return;
     }
-    const Side& send = post.receive ? other.side : side;
-    const Side& receive = post.receive ? side : other.side;
+    const Side waiting = side_of(k, other);
+    const Side& send = post.receive ? waiting : side;
+    const Side& receive = post.receive ? side : waiting;
     check_sizes(post.kind, send, receive);
-    Transfer transfer = transfer_of(send, post.kind, post.receive ? other.values : values);
+    Transfer transfer = transfer_of(send, post.kind, post.receive ? other.ref : values);
     transfer.receive = receive.end;
     const Route route = route_of(send.end.rank, receive.end.rank);
     const double both_posted = std::max(send.end.at, receive.end.at);
@@ -424,14 +461,14 @@ class EventLoop {
   }
 
   // An eager send, started before anyone receives it.
-  std::uint64_t start_eager(const Pending& send, int receiver, Kind kind, std::vector<int>& woken,
-                            double& earliest) {
-    Transfer transfer = transfer_of(send.side, kind, send.values);
+  std::uint64_t start_eager(const Side& send, std::uint32_t values, int receiver, Kind kind,
+                            std::vector<int>& woken, double& earliest) {
+    Transfer transfer = transfer_of(send, kind, values);
     transfer.has_receive = false;
     const Bytes bytes = wire_bytes(transfer);
-    const Route route = route_of(send.side.end.rank, receiver);
+    const Route route = route_of(send.end.rank, receiver);
     const std::uint64_t token = new_transfer(transfer);
-    launch(token, send.side.end.rank, receiver, send.side.end.at, route, bytes);
+    launch(token, send.end.rank, receiver, send.end.at, route, bytes);
     complete_injected(token, woken, earliest);
     return token;
   }
