@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <queue>
+#include <ratio>
 #include <span>
 
 #include <tsl/robin_map.h>
@@ -126,7 +127,13 @@ static_assert(sizeof(Transfer) == 64);
 struct KeyHash {
   std::size_t operator()(std::uint64_t key) const { return workload_rng::mix64(key); }
 };
-using PendingMap = tsl::robin_map<std::uint64_t, Pending, KeyHash>;
+// It grows by half, not by doubling (a modulo instead of a mask, no slower in stop 62's runs): a
+// linear exchange's P² - P waiting receives are just under a power of two when P is one, so a
+// doubled table held them at half load (fugaku, ompi_linear, P = 2,048: 1,016 MiB peak, 898
+// grown by half; docs/performance.md, stop 62).
+using PendingMap = tsl::robin_map<std::uint64_t, Pending, KeyHash, std::equal_to<std::uint64_t>,
+                                  std::allocator<std::pair<std::uint64_t, Pending>>, false,
+                                  tsl::rh::mod_growth_policy<std::ratio<3, 2>>>;
 constexpr float kPendingLoad = 0.875f;
 
 // The event loop of one run: matches posts in MPI order (per source, destination and kind, first
