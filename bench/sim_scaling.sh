@@ -5,7 +5,7 @@
 # table rows (docs/performance.md): "sim wall" is the simulation alone, "process wall" the whole
 # `a2a run` (platform build and routes included).
 # Usage: [ENGINE=simgrid|scale] [PLATFORM=polaris] [RANKS_PER_NODE=32] [ALGOS="parlogna:radix=2 ..."]
-#        [WORKLOAD=uniform:max=1024] [A2A_ARGS="--max-memory 16G"]
+#        [WORKLOAD=uniform:max=1024] [VENDOR=openmpi] [A2A_ARGS="--max-memory 16G"]
 #        bench/sim_scaling.sh [BUILD_DIR] [TIMEOUT_SECONDS] [P...]
 # (in ALGOS, radix=SQRT stands for the integer square root of P)
 set -uo pipefail
@@ -19,6 +19,7 @@ trap 'rm -rf "$work"' EXIT
 engine=${ENGINE:-simgrid}
 platform=${PLATFORM:-polaris}
 per_node=${RANKS_PER_NODE:+ranks_per_node: $RANKS_PER_NODE}
+vendor=${VENDOR:+vendor: $VENDOR}  # what `vendor` models (docs/scenarios.md); the platform's if unset
 [ -n "${NO_HEADER:-}" ] || echo "| engine | platform | P | configuration | predicted | rounds | messages (data+meta) | sim wall | process wall | messages/s | peak RSS |"
 [ -n "${NO_HEADER:-}" ] || echo "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for P in "${sizes[@]}"; do
@@ -29,6 +30,7 @@ for P in "${sizes[@]}"; do
 platform: $platform
 ranks: $P
 $per_node
+$vendor
 engine: $engine
 workload: ${WORKLOAD:-uniform:max=1024}
 algorithms: ["$algo"]
@@ -40,7 +42,9 @@ YAML
     wall=$(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')")
     rss=$(tail -1 "$work/rss" 2>/dev/null)
     if [ $code -ne 0 ]; then
-      echo "| $engine | $platform | $P | $algo | not finished (exit $code: $(head -c 120 "$work/err" | tr '\n|' '  ')) | | | | > $limit s | | ${rss:-?} KiB |"
+      # timeout(1) exits 124 at the limit; any other code is a2a's own (a refusal, an error).
+      ran=$([ $code -eq 124 ] && echo "> $limit s" || echo "$wall s")
+      echo "| $engine | $platform | $P | $algo | not finished (exit $code: $(head -c 120 "$work/err" | tr '\n|' '  ')) | | | | $ran | | ${rss:-?} KiB |"
       continue
     fi
     python3 - "$work/r.json" "$P" "$algo" "$rss" "$engine" "$platform" "$wall" <<'PY'

@@ -7,7 +7,6 @@
 #include <limits>
 #include <memory>
 #include <queue>
-#include <ratio>
 #include <span>
 
 #include <tsl/robin_map.h>
@@ -19,6 +18,7 @@
 #include "sim/scale/fibers.hpp"
 #include "sim/scale/flow_network.hpp"
 #include "sim/scale/nic_calendar.hpp"
+#include "sim/scale/pending_posts.hpp"
 #include "sim/scale/rank_batch.hpp"
 #include "sim/scale/routes.hpp"
 #include "sim/scale/run_state.hpp"
@@ -87,23 +87,6 @@ class ValueLists {
   std::vector<std::uint32_t> free_;
 };
 
-// A posted message or receive still waiting for its other side. An eager send is already in
-// flight (or has arrived) as transfer `ref`; a send that waits for its receive keeps its values'
-// id (ValueLists) in `ref`. 24 bytes, so a table bucket is 40 (it was 64 with a whole Side): a
-// linear exchange matched in time order holds its P² - P receives here at once. The posting
-// rank is not kept: the key names it (the source of a send, the destination of a receive).
-struct Pending {
-  static constexpr std::uint32_t kMaxSlot = (1u << 29) - 1;
-  double at = 0;
-  Bytes size = -1;
-  std::uint32_t slot : 29 = 0;
-  bool receive : 1 = false;
-  bool packed : 1 = false;
-  bool eager : 1 = false;
-  std::uint32_t ref = kNoValues;
-};
-static_assert(sizeof(Pending) == 24);
-
 // A message in flight: matched, or an eager send whose receive is not posted yet. One per message
 // (P² at once for a linear exchange), so 64 bytes: the receive's size was checked when matched.
 struct Transfer {
@@ -119,22 +102,6 @@ struct Transfer {
   bool acked = false;      // a larger inter-node send: done when the receiver's ack is back
 };
 static_assert(sizeof(Transfer) == 64);
-
-// Keys of posts waiting to be matched, (source, destination, kind) packed in 64 bits, mixed so
-// that an open-addressing table's low bits see every field (std::hash is the identity). The
-// table is open addressing because its lookups were cache misses on every node of
-// std::unordered_map: 8 % of a run at P = 262,144 (docs/performance.md, stop 28).
-struct KeyHash {
-  std::size_t operator()(std::uint64_t key) const { return workload_rng::mix64(key); }
-};
-// It grows by half, not by doubling (a modulo instead of a mask, no slower in stop 62's runs): a
-// linear exchange's P² - P waiting receives are just under a power of two when P is one, so a
-// doubled table held them at half load (fugaku, ompi_linear, P = 2,048: 1,016 MiB peak, 898
-// grown by half; docs/performance.md, stop 62).
-using PendingMap = tsl::robin_map<std::uint64_t, Pending, KeyHash, std::equal_to<std::uint64_t>,
-                                  std::allocator<std::pair<std::uint64_t, Pending>>, false,
-                                  tsl::rh::mod_growth_policy<std::ratio<3, 2>>>;
-constexpr float kPendingLoad = 0.875f;
 
 // The event loop of one run: matches posts in MPI order (per source, destination and kind, first
 // posted first matched), turns matched pairs into flows, and wakes the ranks whose requests end.
@@ -223,12 +190,6 @@ class EventLoop {
   }
 
  private:
-  static std::uint64_t key(int src, int dst, Kind kind) {
-    return (static_cast<std::uint64_t>(src) << 34) | (static_cast<std::uint64_t>(dst) << 2) |
-           static_cast<std::uint64_t>(kind);
-  }
-  static int source_of(std::uint64_t key) { return static_cast<int>(key >> 34); }
-  static int destination_of(std::uint64_t key) { return static_cast<int>((key >> 2) & 0xFFFFFFFF); }
   // The rank that posted a waiting post of `key`.
   static int poster(std::uint64_t key, const Pending& p) {
     return p.receive ? destination_of(key) : source_of(key);
@@ -356,7 +317,7 @@ class EventLoop {
   void match(int rank, const Post& post, std::vector<int>& woken, double& earliest) {
     const int src = post.receive ? post.peer : rank;
     const int dst = post.receive ? rank : post.peer;
-    const std::uint64_t k = key(src, dst, post.kind);
+    const std::uint64_t k = pending_key(src, dst, post.kind);
     const Side side{{rank, post.slot, post.at}, post.size, post.packed};
     const std::uint32_t values = take_values(run_.states[static_cast<size_t>(rank)], post);
     const auto found = pending_.find(k);
