@@ -283,6 +283,64 @@ class RisesAndFalls(unittest.TestCase):
             evaluate(self.claim("rises"), times)
 
 
+class Leads(unittest.TestCase):
+    """Claims on how a lead (b / a) moves across S or P: one dict of predictions per group."""
+
+    @staticmethod
+    def at(*leads):
+        """One group per lead given: the vendor `lead` times slower than parlogna:radix=2."""
+        return [{"parlogna:radix=2": 1.0, "vendor": float(lead)} for lead in leads]
+
+    def claim(self, kind, sizes=None, threshold=None, **more):
+        return dict(claim(kind, "parlogna:radix=2", "vendor"), sizes=sizes, threshold=threshold,
+                    **more)
+
+    def test_advantage_below_a_threshold(self):
+        c = self.claim("advantage_below", sizes=[16, 128, 512, 2048], threshold=512)
+        for leads, ok in (((30, 12, 5, 6), True), ((30, 12, 13, 1), False),
+                          ((4, 12, 5, 3), False), ((2, 3, 1.5, 1.9), True)):
+            value, spec, verdict = evaluate(c, self.at(*leads))
+            self.assertEqual((value, verdict), (leads, ok), leads)
+        self.assertEqual(validation.fmt(c, (30.0, 12.0, 5.0, 6.0)),
+                         "16: 30x, 128: 12x, 512: 5x, 2048: 6x")
+
+    def test_advantage_falls_with_thirty_percent_back(self):
+        c = self.claim("advantage_falls", sizes=[512, 1024, 2048])
+        for leads, ok in (((6, 4, 1), True), ((6, 7.8, 1), True), ((6, 7.9, 1), False),
+                          ((1, 0.7, 0.9), True), ((1, 0.9, 1.1), False), ((1, 1.2, 1.5), False), ((2, 2, 2), False)):
+            self.assertEqual(evaluate(c, self.at(*leads))[2], ok, leads)
+
+    def test_largest_lead_within_thirty_percent(self):
+        c = self.claim("largest_lead", measured=1.5,
+                       groups=[(64, "uniform:max=16"), (128, "uniform:max=2048")])
+        for leads, ok in (((1.5, 0.5), True), ((0.9, 1.9), True), ((1.1, 1.0), False),
+                          ((1.2, 2.0), False)):
+            self.assertEqual(evaluate(c, self.at(*leads))[2], ok, leads)
+        self.assertEqual(validation.fmt(c, (1.2, 2.0)), "2x (P = 128, uniform:max=2048)")
+        self.assertEqual([key[1:3] for key in validation.claim_keys(c)],
+                         [(64, "uniform:max=16"), (128, "uniform:max=2048")])
+
+    def test_lead_grows_with_p_and_each_p_has_its_own_side(self):
+        c = self.claim("lead_grows", rank_counts=[64, 128], ranks=128)
+        c["a"] = ["parlogna:radix=2", "parlogna:radix=4"]
+        times = [{"parlogna:radix=2": 1.0, "vendor": 2.0},
+                 {"parlogna:radix=4": 1.0, "vendor": 3.0}]
+        value, spec, ok = evaluate(c, times)
+        self.assertEqual((value, spec, ok), ((2.0, 3.0), "parlogna:radix=2; parlogna:radix=4",
+                                             True))
+        self.assertFalse(evaluate(c, [{"parlogna:radix=2": 1.0, "vendor": 3.0},
+                                      {"parlogna:radix=4": 1.0, "vendor": 2.0}])[2])
+        self.assertFalse(evaluate(c, [{"parlogna:radix=2": 1.0, "vendor": 0.9},
+                                      {"parlogna:radix=4": 1.0, "vendor": 3.0}])[2])
+        self.assertEqual(validation.claim_keys(c), [("polaris", 64, "uniform:max=16", 0),
+                                                    ("polaris", 128, "uniform:max=16", 0)])
+        groups = validation.planned_groups([c], 1 << 30)
+        self.assertEqual(groups, {("polaris", 64, "uniform:max=16", 0): {"parlogna:radix=2",
+                                                                        "vendor"},
+                                  ("polaris", 128, "uniform:max=16", 0): {"parlogna:radix=4",
+                                                                         "vendor"}})
+
+
 # A stand-in for `a2a run SCENARIO --json OUT`: predicts 1 ms per unit of radix (vendor: 5 ms),
 # and logs which configurations it was asked for.
 FAKE_A2A = """#!/usr/bin/python3
@@ -587,6 +645,82 @@ class Selection(unittest.TestCase):
                                "--prune", "--cached-only"], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--prune: needs --cache DIR", proc.stderr.strip().splitlines()[-1])
+
+
+class CarriedRows(unittest.TestCase):
+    """--carry REPORT: the claims selected are judged on this run's predictions, every other row
+    is the report's own, and the summary counts them all."""
+
+    def test_rows_and_barrier_table_carried_from_the_published_report(self):
+        published = os.path.join(ROOT, "docs", "validation.md")
+        with open(published) as f:
+            before = f.read().splitlines()
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "report.md")
+            proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "validation.py"),
+                                   "--cached-only", "--cache", work, "--only", "f22-12",
+                                   "--carry", published, "--out", out],
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(out) as f:
+                after = f.read().splitlines()
+        rows = [line for line in before if validation.claim_rows([line])
+                and not line.startswith("| f22-12-")]
+        self.assertGreater(len(rows), 100)
+        for line in rows:
+            self.assertIn(line, after)
+        table = validation.carried_barrier(before)
+        self.assertGreater(len(table), 5)
+        start = after.index(table[1])
+        self.assertEqual(after[start - 1:start + len(table) - 1], table)
+        for ranks in (256, 1024, 4096):
+            row = next(line for line in after if line.startswith(f"| f22-12-{ranks} |"))
+            self.assertIn("| not run |", row)  # selected, and nothing simulated or cached
+        # The summary counts the carried rows as the report did: the same misses, the same
+        # median time error (the worst factor may move in its third digit: a carried time is
+        # read back to its printed three digits).
+        def summary(lines, start):
+            return next(line for line in lines if line.startswith(start))
+        self.assertEqual(summary(after, "Claims simulated:").split(";")[1:],
+                         summary(before, "Claims simulated:").split(";")[1:])
+        self.assertEqual(summary(after, "Validation times").split("; worst")[0],
+                         summary(before, "Validation times").split("; worst")[0])
+        carried = summary(after, "Judged on this run's predictions:")
+        self.assertIn("(f22-12-256, f22-12-1024, f22-12-4096)", carried)
+        self.assertIn(f"carried unchanged from {published} as it was", carried)
+
+    def test_a_report_remade_twice_keeps_where_its_rows_came_from(self):
+        script = os.path.join(ROOT, "bench", "validation.py")
+        published = os.path.join(ROOT, "docs", "validation.md")
+        with tempfile.TemporaryDirectory() as work:
+            first, second = (os.path.join(work, name) for name in ("first.md", "second.md"))
+            for only, carry, out in (("f22-12", published, first), ("f25-08", first, second)):
+                proc = subprocess.run([sys.executable, script, "--cached-only", "--cache", work,
+                                       "--only", only, "--carry", carry, "--out", out],
+                                      capture_output=True, text=True)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(second) as f:
+                lines = f.read().splitlines()
+        judged = [line for line in lines if line.startswith(validation.JUDGED)]
+        before = [line for line in lines if line.startswith(validation.BEFORE)]
+        self.assertEqual(len(judged), 1)
+        self.assertIn("1 claim (f25-08)", judged[0])
+        self.assertIn(f"carried unchanged from {first} as it was", judged[0])
+        self.assertTrue(before and "3 claims (f22-12-256, f22-12-1024, f22-12-4096)" in before[0],
+                        before)
+        self.assertIn(f"carried unchanged from {published} as it was", before[0])
+
+    def test_a_carried_time_is_read_back(self):
+        c = next(c for c in validation.claims() if c["id"] == "time-1")
+        line = ("| time-1 | validation | polaris | 8192 | uniform:max=16 | vendor | 51.8 ms | "
+                "39.4 ms | vendor | ok |  |")
+        row, outcome = validation.carried_row(c, [line])
+        self.assertEqual(row, line)
+        self.assertEqual((outcome["outside"], outcome["ok"]), (None, True))
+        self.assertAlmostEqual(outcome["error"][1], 39.4 / 51.8)
+        missing, nothing = validation.carried_row(c, [])
+        self.assertIn("| not run | not in the carried report |", missing)
+        self.assertIsNone(nothing)
 
 
 class GeneratedReport(unittest.TestCase):
