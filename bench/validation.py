@@ -1455,8 +1455,9 @@ def main():
                              "from REPORT's (e.g. a trial against docs/validation.md)")
     parser.add_argument("--carry", metavar="REPORT",
                         help="with --only or --platform: list every claim, the selected ones "
-                             "simulated now and the others' rows copied from REPORT (the "
-                             "published report, which a full rerun takes days to remake here)")
+                             "simulated now and the others' rows (those --max-ranks leaves out "
+                             "too) copied from REPORT (the published report, which a full rerun "
+                             "takes days to remake here)")
     parser.add_argument("--quick", action="store_true", help="the small-P trend subset")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
@@ -1513,6 +1514,9 @@ def main():
                 carried_lines = f.read().splitlines()
         except OSError as why:
             parser.error(f"--carry {args.carry}: cannot read it ({why.strerror})")
+        # A selected claim that --max-ranks leaves out keeps its row too.
+        selected = [c for c in selected
+                    if max(key[1] for key in claim_keys(c)) <= args.max_ranks]
         chosen = {c["id"] for c in selected}
         carried = [c for c in claims() if c["id"] not in chosen]
         if not carried_barrier(carried_lines) and not claim_rows(carried_lines):

@@ -710,6 +710,22 @@ class CarriedRows(unittest.TestCase):
                         before)
         self.assertIn(f"carried unchanged from {published} as it was", before[0])
 
+    def test_claims_beyond_max_ranks_are_carried(self):
+        published = os.path.join(ROOT, "docs", "validation.md")
+        with open(published) as f:
+            row = next(line for line in f if line.startswith("| f22-02 |"))
+        with tempfile.TemporaryDirectory() as work:
+            proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "validation.py"),
+                                   "--cached-only", "--cache", work, "--platform", "theta",
+                                   "--max-ranks", "1024", "--carry", published],
+                                  capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn(row, proc.stdout.splitlines(keepends=True))  # P = 4,096: carried
+        judged = next(line for line in proc.stdout.splitlines()
+                      if line.startswith(validation.JUDGED))
+        self.assertIn("f22-01, ", judged)  # P = 256: selected
+        self.assertNotIn("f22-02", judged)
+
     def test_a_carried_time_is_read_back(self):
         c = next(c for c in validation.claims() if c["id"] == "time-1")
         line = ("| time-1 | validation | polaris | 8192 | uniform:max=16 | vendor | 51.8 ms | "
