@@ -767,6 +767,12 @@ class CarriedRows(unittest.TestCase):
                          "the claim as it is now (measured value, role, kind or layout changed): "
                          "select it to simulate it again")
 
+    def test_carry_refused_when_max_ranks_leaves_nothing(self):
+        code, _, err = self.run_script("--only", "f22-02", "--max-ranks", "1024", "--carry",
+                                       self.PUBLISHED)
+        self.assertEqual(code, 2)
+        self.assertIn("no claim selected within --max-ranks 1024", err.strip().splitlines()[-1])
+
     def test_carry_refused_with_a_trial_or_quick(self):
         trial = os.path.join(ROOT, "platforms", "presets", "theta.yaml")
         for args, said in ((["--only", "f22-12", "--preset", f"theta={trial}"],
@@ -787,6 +793,22 @@ class CarriedRows(unittest.TestCase):
         missing, nothing = validation.carried_row(c, [])
         self.assertIn("| not run | not in the carried report |", missing)
         self.assertIsNone(nothing)
+
+
+class ClaimWorkloads(unittest.TestCase):
+    def test_every_claim_sends_at_least_one_element_somewhere(self):
+        # uniform:max=4 with the default 8-byte elements is all empty blocks (stop 64's first
+        # f22-12): a claim's blocks must be able to hold one element.
+        import re as regex
+        for c in validation.claims():
+            for key in validation.claim_keys(c):
+                workload = key[2]
+                largest = regex.search(r"(?:max|size)=(\d+)", workload)
+                elem = regex.search(r"elem=(\d+)", workload)
+                if largest:
+                    self.assertGreaterEqual(int(largest.group(1)) // int(elem.group(1) if elem
+                                                                         else 8), 1,
+                                            (c["id"], workload))
 
 
 class GeneratedReport(unittest.TestCase):
